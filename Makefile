@@ -1,0 +1,51 @@
+# Two commands on a fresh machine: `make run` and `make test`. Each installs what it needs,
+# idempotently: a virtualenv with the pinned requirements, bun 1.4.4 from the npm registry
+# (Reflex's frontend toolchain; Node 20 here is too old for Reflex's npm path) and, for the
+# browser tests, Debian's chromium.
+
+PORT ?= 8000
+TEST_PORT ?= 8765
+PYTHON ?= python3
+VENV := .venv
+TOOLS := .tools
+BIN := $(CURDIR)/$(VENV)/bin
+export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
+export REFLEX_TELEMETRY_ENABLED := false
+
+.PHONY: run dev test build install chromium migrate clean
+
+install: $(VENV)/.installed $(TOOLS)/node_modules/.bin/bun
+
+$(VENV)/.installed: requirements.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(TOOLS)/node_modules/.bin/bun:
+	npm install --prefix $(TOOLS) --no-audit --no-fund --loglevel=error bun@1.4.4
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
+
+migrate: install
+	$(BIN)/alembic upgrade head
+
+# The production frontend: prerendered pages, hashed assets, exact-path manifest.
+build: install
+	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} PORT=$(PORT) $(BIN)/reflex export --frontend-only --no-zip --loglevel warning
+
+run: migrate
+	$(MAKE) --no-print-directory build PORT=$(PORT)
+	@echo "Serving http://127.0.0.1:$(PORT)/"
+	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} PORT=$(PORT) $(BIN)/reflex run --env prod --backend-only --backend-host 127.0.0.1 --backend-port $(PORT)
+
+# Hot reload while editing (Vite on 3000, backend on 8000).
+dev: migrate
+	$(BIN)/reflex run
+
+test: migrate chromium
+	$(MAKE) --no-print-directory build PORT=$(TEST_PORT)
+	TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest
+
+clean:
+	rm -rf .web .states var test-artifacts

@@ -1,0 +1,131 @@
+// Client-only behaviour of the layout: no server round trip is needed to open a menu,
+// track scrolling or restart a page transition, so it lives here as plain React.
+import { Children, useEffect, useId, useRef, useState } from "react";
+
+// Wraps every page: sets <html lang>, scrolls to the top (or to the #anchor) on mount,
+// and plays the 300 ms fade-and-scale entrance (CSS class `page-enter`).
+export function PageFrame({ lang, children, className }) {
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    const target = id && document.getElementById(id);
+    if (target) {
+      target.scrollIntoView();
+    } else {
+      window.scrollTo(0, 0);
+    }
+  }, [lang]);
+  return <div className={className}>{children}</div>;
+}
+
+// The site header: `data-scrolled` once the page has scrolled, and a menu that
+// collapses below 600 px behind a toggle button (aria-expanded, Escape closes).
+// The first child is the brand link, the others make up the menu.
+export function SiteHeader({ variant, menuLabel, closeLabel, children }) {
+  const [brand, ...menu] = Children.toArray(children);
+  const [scrolled, setScrolled] = useState(false);
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > 8);
+    onScroll();
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => window.removeEventListener("scroll", onScroll);
+  }, []);
+  useEffect(() => {
+    if (!open) return undefined;
+    const onKey = (e) => e.key === "Escape" && setOpen(false);
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open]);
+  // A click on a link inside the menu closes it (the page changes underneath).
+  const onMenuClick = (e) => {
+    if (e.target.closest("a")) setOpen(false);
+  };
+  return (
+    <header
+      className="site-header"
+      data-variant={variant}
+      data-scrolled={scrolled ? "true" : "false"}
+      data-menu-open={open ? "true" : "false"}
+    >
+      <div className="site-header__bar">
+        {brand}
+        <button
+          type="button"
+          className="site-header__toggle"
+          aria-expanded={open}
+          aria-controls={menuId}
+          aria-label={open ? closeLabel : menuLabel}
+          onClick={() => setOpen(!open)}
+        >
+          <span className="site-header__toggle-icon" aria-hidden="true" />
+        </button>
+        <nav id={menuId} className="site-header__menu" aria-label={menuLabel} onClick={onMenuClick}>
+          {menu}
+        </nav>
+      </div>
+    </header>
+  );
+}
+
+// A disclosure button with a panel of links (the Solutions dropdown): opens on click,
+// Enter or Space, closes on Escape (focus back to the button) or a click elsewhere.
+export function Disclosure({ label, className, children }) {
+  const [open, setOpen] = useState(false);
+  const root = useRef(null);
+  const button = useRef(null);
+  const panelId = useId();
+  useEffect(() => {
+    if (!open) return undefined;
+    const onDocClick = (e) => {
+      if (root.current && !root.current.contains(e.target)) setOpen(false);
+    };
+    const onKey = (e) => {
+      if (e.key === "Escape") {
+        setOpen(false);
+        button.current && button.current.focus();
+      }
+    };
+    document.addEventListener("click", onDocClick);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("click", onDocClick);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+  return (
+    <div ref={root} className={className} data-open={open ? "true" : "false"}>
+      <button
+        ref={button}
+        type="button"
+        className="disclosure__button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen(!open)}
+      >
+        {label}
+        <span className="disclosure__chevron" aria-hidden="true" />
+      </button>
+      <div id={panelId} className="disclosure__panel" hidden={!open} onClick={(e) => e.target.closest("a") && setOpen(false)}>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+// The message language of the visitor: "fr" when the browser's first language is fr*,
+// "en" for any other, "fr" while unknown (prerendering and the first render, so the
+// prerendered HTML and hydration agree).
+export function browserMessageLanguage(language) {
+  if (!language) return "fr";
+  return language.toLowerCase().startsWith("fr") ? "fr" : "en";
+}
+
+export function useBrowserLang() {
+  const [lang, setLang] = useState("fr");
+  useEffect(() => {
+    setLang(browserMessageLanguage(navigator.language));
+  }, []);
+  return lang;
+}

@@ -1,0 +1,1 @@
+"""Marketing website of the Nereo client portal and CRM for wealth managers."""

@@ -1,0 +1,1 @@
+"""Shared building blocks: layout frame, navbar, footer, links, client-side widgets."""

@@ -1,0 +1,33 @@
+"""Python handles on the client-only React widgets of `assets/site_ui.jsx`."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+SITE_UI = "$/public/site_ui.jsx"
+
+
+class PageFrame(rx.Component):
+    """Sets `<html lang>`, scrolls to top (or the anchor) and plays the page entrance."""
+
+    library = SITE_UI
+    tag = "PageFrame"
+    lang: rx.Var[str]
+
+
+class SiteHeader(rx.Component):
+    """Header with scrolled style and the collapsible mobile menu (first child: brand)."""
+
+    library = SITE_UI
+    tag = "SiteHeader"
+    variant: rx.Var[str]
+    menu_label: rx.Var[str]
+    close_label: rx.Var[str]
+
+
+class Disclosure(rx.Component):
+    """A button that opens a panel of links (keyboard and screen-reader operable)."""
+
+    library = SITE_UI
+    tag = "Disclosure"
+    label: rx.Var[str]

@@ -1,0 +1,79 @@
+"""The footer: tagline, social links, offers, resources, prizes, legal links, copyright."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site import routes
+from marketing_site.components.links import link
+from marketing_site.content import layout as words
+from marketing_site.settings import get_settings
+
+
+def _column(title: str, *items: rx.Component) -> rx.Component:
+    return rx.el.div(
+        rx.el.h2(title, class_name="footer__title"),
+        rx.el.ul(*[rx.el.li(item) for item in items], class_name="footer__list"),
+        class_name="footer__column",
+    )
+
+
+def footer(lang: str) -> rx.Component:
+    text = words.EN if lang == "en" else words.FR
+    settings = get_settings()
+    pricing = routes.PRICING.path(lang)  # type: ignore[arg-type]
+    return rx.el.footer(
+        rx.el.div(
+            rx.el.div(
+                rx.el.img(src="/logo.svg", alt="", width=40, height=40),
+                rx.el.p(text["footer_tagline"], class_name="footer__tagline"),
+                rx.el.ul(
+                    *[
+                        rx.el.li(
+                            rx.el.a(
+                                rx.el.img(src=f"/icons/{s['icon']}.svg", alt=s["label"], width=24, height=24),
+                                href=s["href"],
+                                rel="noopener",
+                            )
+                        )
+                        for s in words.SOCIAL_LINKS
+                    ],
+                    class_name="footer__social",
+                    aria_label=text["footer_follow"],
+                ),
+                class_name="footer__brand",
+            ),
+            _column(
+                text["footer_offers"],
+                *[link(name, f"{pricing}#{key}") for key, name in text["offers"].items()],
+            ),
+            _column(
+                text["footer_resources"],
+                link(text["footer_webinars"], routes.WEBINARS.path(lang)),  # type: ignore[arg-type]
+                link(text["footer_blog"], settings.blog_url),
+            ),
+            rx.el.div(
+                rx.el.h2(text["footer_awards"], class_name="footer__title"),
+                rx.el.ul(
+                    *[
+                        rx.el.li(rx.el.img(src=p["src"], alt=p[lang], width=72, height=72, loading="lazy"))
+                        for p in words.PRIZES
+                    ],
+                    class_name="footer__prizes",
+                ),
+                class_name="footer__column",
+            ),
+            class_name="footer__grid container",
+        ),
+        rx.el.div(
+            rx.el.p(text["copyright"]),
+            rx.el.ul(
+                rx.el.li(link(text["footer_legal"], routes.LEGAL_NOTICE.path(lang))),  # type: ignore[arg-type]
+                rx.el.li(link(text["footer_privacy"], routes.PRIVACY.path(lang))),  # type: ignore[arg-type]
+                rx.el.li(link(text["footer_terms"], routes.SALES_TERMS.path(lang))),  # type: ignore[arg-type]
+                class_name="footer__legal",
+            ),
+            class_name="footer__bottom container",
+        ),
+        class_name="site-footer",
+    )

@@ -1,0 +1,27 @@
+"""The one layout wrapper: navbar, page body with its entrance transition, footer."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site import routes
+from marketing_site.components.client import PageFrame
+from marketing_site.components.footer import footer
+from marketing_site.components.navbar import navbar
+from marketing_site.content import layout as words
+
+MAIN_ID = "contenu"
+
+
+def site_layout(path: str, *children: rx.Component) -> rx.Component:
+    """Wrap a page body; `path` picks the language and the navbar variant."""
+    lang = routes.page_lang(path)
+    text = words.EN if lang == "en" else words.FR
+    return PageFrame.create(
+        rx.el.a(text["skip_to_content"], href=f"#{MAIN_ID}", class_name="skip-link"),
+        navbar(path),
+        rx.el.main(*children, id=MAIN_ID, class_name="page-enter", tab_index=-1),
+        footer(lang),
+        lang=lang,
+        class_name="site",
+    )

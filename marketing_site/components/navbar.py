@@ -1,0 +1,72 @@
+"""The navigation bar: French, English or green-tinted variant, chosen by path."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site import routes
+from marketing_site.brand import BRAND_NAME
+from marketing_site.components.client import Disclosure, SiteHeader
+from marketing_site.components.links import button_link, link
+from marketing_site.content import layout as words
+from marketing_site.settings import get_settings
+
+SOLUTION_PAGES = (*routes.FEATURE_PAGES, routes.SUBSCRIPTION)
+
+
+def brand_link(lang: str) -> rx.Component:
+    text = words.EN if lang == "en" else words.FR
+    return link(
+        rx.fragment(
+            rx.el.img(src="/logo.svg", alt="", width=36, height=36, class_name="brand__mark"),
+            rx.el.span(BRAND_NAME, class_name="brand__name"),
+        ),
+        href=routes.HOME.path(lang),  # type: ignore[arg-type]
+        class_name="brand",
+        aria_label=text["brand_label"],
+    )
+
+
+def logout_slot() -> rx.Component:
+    """Where the logout icon appears for an authenticated visitor (wired by the auth work)."""
+    return rx.fragment()
+
+
+def navbar(path: str) -> rx.Component:
+    variant = routes.navbar_variant(path)
+    lang = "en" if variant == "en" else "fr"
+    text = words.EN if lang == "en" else words.FR
+    solutions = Disclosure.create(
+        rx.el.ul(
+            *[
+                rx.el.li(link(text["solutions_items"][page.key], page.path(lang)))  # type: ignore[arg-type]
+                for page in SOLUTION_PAGES
+            ],
+            class_name="disclosure__list",
+        ),
+        label=text["solutions"],
+        class_name="nav-item disclosure",
+    )
+    counterpart = routes.counterpart_path(path)
+    return SiteHeader.create(
+        brand_link(lang),
+        solutions,
+        link(text["pricing"], routes.PRICING.path(lang), class_name="nav-item nav-link"),  # type: ignore[arg-type]
+        link(text["resources"], get_settings().blog_url, class_name="nav-item nav-link"),
+        link(
+            rx.fragment(
+                rx.el.span(text["language_flag"], class_name="flag", aria_hidden="true"),
+                rx.el.span(text["language_switch"], class_name="sr-only"),
+            ),
+            counterpart,
+            class_name="nav-item nav-link nav-flag",
+            hreflang="fr" if lang == "en" else "en",
+            data_testid="language-flag",
+        ),
+        link(text["login"], routes.LOGIN.path("fr"), class_name="nav-item nav-link"),
+        logout_slot(),
+        button_link(text["demo"], routes.DEMO.path(lang), class_name="nav-item nav-cta"),  # type: ignore[arg-type]
+        variant=variant,
+        menu_label=text["menu"],
+        close_label=text["close_menu"],
+    )

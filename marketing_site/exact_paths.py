@@ -1,0 +1,242 @@
+"""Serving every page at its exact path, accented paths included; 404 for everything else.
+
+Reflex gets three things wrong for this site, and this module is the one place that fixes them:
+
+1. Its route check accepts only ASCII route parts, while the spec has accented paths
+   (`/portail-client-privée`). `allow_accented_route_parts` widens the check to Unicode
+   letters; react-router matches decoded paths, so client-side navigation just works.
+2. Its production static server answers `/x` with a redirect to `/x/`, and looks accented
+   pages up under their decoded name while the prerenderer writes them percent-encoded.
+   `ExactPathSite` (an ASGI wrapper installed with `api_transformer`) serves each page of
+   the route table from a manifest written at build time, whether the client sends the
+   path percent-encoded or raw, and answers 404 with the prerendered not-found page for any
+   other path. A trailing-slash form redirects permanently to the exact path.
+3. `html_lang` is app-wide. `ExactPathPlugin.post_build` writes `lang="en"` into the
+   prerendered English pages (the layout keeps `<html lang>` right on client navigation).
+
+The same manifest is what a reverse proxy would need to reproduce these rules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import unicodedata
+from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote_to_bytes
+
+from reflex_base.plugins import Plugin
+
+from marketing_site import routes
+
+MANIFEST_NAME = "exact-paths.json"
+# Internal route of the not-found page, prerendered so that a 404 carries its text.
+NOT_FOUND_ROUTE = "/not-found"
+# Paths the Python backend answers (websocket, health, API); never treated as pages.
+BACKEND_PREFIXES = ("/_event", "/_upload", "/_health", "/ping", "/api/", "/auth/", "/_all_routes")
+# Hashed build assets never change under the same name.
+IMMUTABLE_PREFIX = "/assets/"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def allow_accented_route_parts() -> None:
+    """Let Reflex accept route parts made of Unicode letters, digits, `_` and `-`."""
+    from reflex_base import constants
+
+    constants.RouteRegex.SLUG = re.compile(r"[\w-]+")  # \w is Unicode-aware
+
+
+def reflex_route(path: str) -> str:
+    """The route string Reflex registers for a public path (`/` is its index)."""
+    return path.strip("/") or "index"
+
+
+def normalize_request_path(raw_path: bytes | str) -> str:
+    """The path a visitor meant: percent-decoded, UTF-8, NFC (accents typed or encoded)."""
+    if isinstance(raw_path, str):
+        raw_path = raw_path.encode("utf-8")
+    decoded = unquote_to_bytes(raw_path).decode("utf-8", errors="replace")
+    return unicodedata.normalize("NFC", decoded)
+
+
+# ---------------------------------------------------------------------------- build time
+
+
+def _prerendered_file(static_dir: Path, route: str) -> Path | None:
+    """Find the HTML the prerenderer wrote for a Reflex route (encoded or not)."""
+    if route == "index":
+        candidates = ["index.html"]
+    else:
+        candidates = [
+            quote(route, safe="/") + ".html",
+            route + ".html",
+            quote(route, safe="/") + "/index.html",
+            route + "/index.html",
+        ]
+    for name in candidates:
+        file = static_dir / name
+        if file.is_file():
+            return file
+    return None
+
+
+_HTML_LANG = re.compile(rb'<html lang="[^"]*"')
+
+
+def _set_html_lang(file: Path, lang: str) -> None:
+    html = file.read_bytes()
+    file.write_bytes(_HTML_LANG.sub(f'<html lang="{lang}"'.encode(), html, count=1))
+
+
+def write_manifest(static_dir: Path) -> dict[str, Any]:
+    """Map each public path to its prerendered file; fix `lang`; fail on a missing page."""
+    pages: dict[str, str] = {}
+    missing = []
+    for path in routes.all_paths():
+        file = _prerendered_file(static_dir, reflex_route(path))
+        if file is None:
+            missing.append(path)
+            continue
+        _set_html_lang(file, routes.page_lang(path))
+        pages[unicodedata.normalize("NFC", path)] = file.relative_to(static_dir).as_posix()
+    not_found = _prerendered_file(static_dir, reflex_route(NOT_FOUND_ROUTE))
+    if missing or not_found is None:
+        msg = f"Pages missing from the prerendered build: {missing or [NOT_FOUND_ROUTE]}"
+        raise RuntimeError(msg)
+    manifest = {
+        "pages": pages,
+        "not_found": not_found.relative_to(static_dir).as_posix(),
+        "redirects": dict(routes.PERMANENT_REDIRECTS),
+    }
+    (static_dir / MANIFEST_NAME).write_text(json.dumps(manifest, ensure_ascii=False, indent=1))
+    return manifest
+
+
+class ExactPathPlugin(Plugin):
+    """Reflex plugin: after the frontend build, write the exact-path manifest."""
+
+    def post_build(self, **context: Any) -> None:
+        from marketing_site.seo import write_seo_files
+
+        static_dir = Path(context["static_dir"])
+        write_manifest(static_dir)
+        write_seo_files(static_dir)
+
+
+# ---------------------------------------------------------------------------- serve time
+
+
+def static_dir_of_build() -> Path:
+    """Where `reflex export` leaves the production frontend."""
+    from reflex.utils.prerequisites import get_web_dir
+    from reflex_base import constants
+
+    return (get_web_dir() / constants.Dirs.STATIC).resolve()
+
+
+class ExactPathSite:
+    """ASGI wrapper that serves the prerendered site at exact paths in front of Reflex.
+
+    Backend paths and every non-GET request go to the wrapped app unchanged. Without a
+    production build (development server), everything goes to the wrapped app.
+    """
+
+    def __init__(self, app: ASGIApp, static_dir: Path | None = None):
+        self.app = app
+        self._static_dir = static_dir
+        self._loaded = False
+        self._pages: dict[str, str] = {}
+        self._redirects: dict[str, str] = {}
+        self._not_found = ""
+        self._files: Any = None
+
+    def _load(self) -> None:
+        self._loaded = True
+        static_dir = self._static_dir or static_dir_of_build()
+        manifest_file = static_dir / MANIFEST_NAME
+        if not manifest_file.is_file():
+            return
+        from reflex.utils.precompressed_staticfiles import PrecompressedStaticFiles
+
+        manifest = json.loads(manifest_file.read_text())
+        self._pages = manifest["pages"]
+        self._redirects = manifest["redirects"]
+        self._not_found = manifest["not_found"]
+        self._files = PrecompressedStaticFiles(
+            directory=static_dir, html=False, encodings=("gzip",), check_dir=True
+        )
+        self._static_dir = static_dir
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self._loaded:
+            self._load()
+        if (
+            self._files is None
+            or scope["type"] != "http"
+            or scope["method"] not in ("GET", "HEAD")
+        ):
+            await self.app(scope, receive, send)
+            return
+        path = normalize_request_path(scope.get("raw_path") or scope["path"])
+        if path.startswith(BACKEND_PREFIXES):
+            await self.app(scope, receive, send)
+            return
+        await self._serve(path, scope, receive, send)
+
+    def resolve(self, path: str) -> tuple[int, str]:
+        """What to answer for a decoded path: (200, file), (308, target) or (404, file)."""
+        if path in self._pages:
+            return 200, self._pages[path]
+        if path in self._redirects:
+            return 308, self._redirects[path]
+        alternate = path[:-1] if path.endswith("/") else path + "/"
+        if alternate in self._pages:
+            return 308, alternate
+        if self._is_static_file(path):
+            return 200, path.lstrip("/")
+        return 404, self._not_found
+
+    def _is_static_file(self, path: str) -> bool:
+        relative = path.lstrip("/")
+        if not relative or relative.endswith(".html") or "\x00" in relative:
+            return False
+        full = (self._static_dir / relative).resolve()
+        return full.is_file() and full.is_relative_to(self._static_dir)
+
+    async def _serve(self, path: str, scope: Scope, receive: Receive, send: Send) -> None:
+        status, target = self.resolve(path)
+        if status == 308:
+            query = scope.get("query_string", b"").decode("latin-1")
+            location = quote(target, safe="/") + (f"?{query}" if query else "")
+            await _send_redirect(send, location)
+            return
+        full = self._static_dir / target
+        response = self._files.file_response(full, os.stat(full), scope, status_code=status)
+        is_asset = path.startswith(IMMUTABLE_PREFIX)
+        response.headers["Cache-Control"] = (
+            "public, max-age=31536000, immutable" if is_asset else "no-cache"
+        )
+        await response(scope, receive, send)
+
+
+async def _send_redirect(send: Send, location: str) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 308,
+            "headers": [
+                (b"location", location.encode("latin-1")),
+                (b"content-length", b"0"),
+                (b"cache-control", b"public, max-age=3600"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": b""})

@@ -1,0 +1,38 @@
+"""UI message catalogues (French and English) and the browser-language rule.
+
+Pages that exist in one language only (login, reset, trial, thank-you, download
+landings, not-found) show their shared UI messages in the visitor's browser language:
+`fr*` gives French, anything else English, French when no language is known. A key
+missing from a catalogue falls back to English.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+from reflex.vars.base import VarData
+
+from marketing_site.i18n.en import MESSAGES as EN
+from marketing_site.i18n.fr import MESSAGES as FR
+
+CATALOGUES: dict[str, dict[str, str]] = {"fr": FR, "en": EN}
+def lookup(lang: str, key: str) -> str:
+    """A message in `lang`, English when that catalogue lacks it."""
+    return CATALOGUES.get(lang, EN).get(key) or EN[key]
+
+
+# The browser's message language, decided in the browser (`useBrowserLang` in
+# assets/site_ui.jsx): no server round trip, and "fr" until the page is hydrated.
+BROWSER_LANG: rx.Var[str] = rx.Var(
+    "browserLang",
+    _var_data=VarData(
+        hooks={"const browserLang = useBrowserLang()": None},
+        imports={"$/public/site_ui.jsx": ["useBrowserLang"]},
+    ),
+).to(str)
+
+
+def message(key: str, lang: str | None = None) -> rx.Var | str:
+    """A UI message: fixed when the page has a language, else by browser language."""
+    if lang is not None:
+        return lookup(lang, key)
+    return rx.cond(BROWSER_LANG == "en", lookup("en", key), lookup("fr", key))

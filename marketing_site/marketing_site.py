@@ -1,0 +1,62 @@
+"""Builds the Reflex app and registers every page of the route table in both languages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+import reflex as rx
+
+from marketing_site import exact_paths, routes, seo, theme
+from marketing_site.components.layout import site_layout
+from marketing_site.pages import not_found
+from marketing_site.pages.intro import intro
+
+# Must run before any page is added: the spec's routes have accented parts.
+exact_paths.allow_accented_route_parts()
+
+PageBody = Callable[[str], rx.Component]
+
+# Page key -> body builder taking the page language.
+PAGE_BODIES: dict[str, PageBody] = {page.key: partial(intro, page.key) for page in routes.PAGES}
+
+
+def _render(path: str, body: PageBody) -> Callable[[], rx.Component]:
+    return lambda: site_layout(path, body(routes.page_lang(path)))
+
+
+def _add_site_pages(app: rx.App) -> None:
+    for page in routes.PAGES:
+        for lang, path in page.paths():
+            text = seo.page_text(page.key, lang)
+            app.add_page(
+                _render(path, PAGE_BODIES[page.key]),
+                route=path,
+                title=text["title"],
+                description=text["description"],
+                image=seo.OG_IMAGE,
+                meta=seo.head_tags(page, lang),
+            )
+    not_found_text = seo.page_text("not_found", "fr")
+    for route in (exact_paths.NOT_FOUND_ROUTE, "404"):
+        app.add_page(
+            lambda: site_layout(exact_paths.NOT_FOUND_ROUTE, not_found.page()),
+            route=route,
+            title=not_found_text["title"],
+            description=not_found_text["description"],
+            image=seo.OG_IMAGE,
+            meta=seo.head_tags(None, "fr"),
+        )
+
+
+app = rx.App(
+    html_lang="fr",
+    stylesheets=["/site.css"],
+    head_components=[
+        rx.el.style(theme.css_variables()),
+        rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
+    ],
+    api_transformer=exact_paths.ExactPathSite,
+    toaster=None,
+)
+_add_site_pages(app)

@@ -1,0 +1,1 @@
+"""One package per page. Each exposes `page(lang)` returning the page body."""

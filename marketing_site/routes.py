@@ -1,0 +1,185 @@
+"""The route table: every page of the site, its path in each language, and its counterpart.
+
+Links use these constants, never literal paths. Paths are written as a visitor sees them
+(decoded, accents included); `exact_paths` makes them answer at exactly that address.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Literal
+
+from marketing_site.brand import PRODUCT_SLUG
+
+Lang = Literal["fr", "en"]
+LANGS: tuple[Lang, ...] = ("fr", "en")
+
+
+@dataclasses.dataclass(frozen=True)
+class Page:
+    """One page of the site, addressed in one or both languages."""
+
+    key: str
+    fr: str | None = None
+    en: str | None = None
+    # Thank-you and account pages stay out of search engines and the sitemap.
+    indexable: bool = True
+
+    def path(self, lang: Lang) -> str:
+        """The page's path in `lang`, or in the other language when it has only one."""
+        own = self.fr if lang == "fr" else self.en
+        return own or self.fr or self.en or "/"
+
+    def paths(self) -> list[tuple[Lang, str]]:
+        """Every (language, path) at which the page is served."""
+        return [(lang, p) for lang, p in (("fr", self.fr), ("en", self.en)) if p]
+
+    @property
+    def bilingual(self) -> bool:
+        return bool(self.fr and self.en)
+
+
+HOME = Page("home", fr="/", en="/en/")
+# The spec never names the about page's path; it carries the features overview.
+ABOUT = Page("about", fr="/a-propos")
+PRICING = Page(
+    "pricing", fr="/offres-portail-client-et-crm-dédié-a-la-gestion-privée", en="/en/pricing"
+)
+LOGIN = Page("login", fr="/connexion", indexable=False)
+RESET_PASSWORD = Page("reset_password", fr="/reset-password", indexable=False)
+COMPARE = Page("compare", fr="/compare", en="/en/compare")
+FREE_TRIAL = Page("free_trial", fr="/start-free-trial", indexable=False)
+DEMO = Page("demo", fr=f"/demo-{PRODUCT_SLUG}", en=f"/en/demo-{PRODUCT_SLUG}")
+LEGAL_NOTICE = Page("legal_notice", fr="/mentions-legales", en="/en/mentions-legales")
+SALES_TERMS = Page("sales_terms", fr="/cgv", en="/en/cgv")
+PRIVACY = Page(
+    "privacy", fr="/politique-de-confidentialite", en="/en/politique-de-confidentialite"
+)
+WEBINARS = Page(
+    "webinars", fr="/webinar-wealth-management", en="/en/webinar-wealth-management"
+)
+FEATURE_RELATIONSHIP = Page(
+    "feature_relationship",
+    fr="/gestion-relation-client-wealth-management",
+    en="/en/gestion-relation-client-wealth-management",
+)
+FEATURE_PORTAL = Page(
+    "feature_portal", fr="/portail-client-privée", en="/en/portail-client-privée"
+)
+FEATURE_SALES = Page(
+    "feature_sales", fr="/prospect-wealth-management", en="/en/prospect-wealth-management"
+)
+FEATURE_COMPLIANCE = Page(
+    "feature_compliance",
+    fr="/conformité-kyc-wealth-management",
+    en="/en/conformité-kyc-wealth-management",
+)
+REGISTRATION = Page(
+    "registration", fr="/registration/2", en="/en/registration/2", indexable=False
+)
+EBOOK = Page(
+    "ebook",
+    fr="/wealth-manager-nouvelle-génération",
+    en="/en/wealth-manager-nouvelle-génération",
+)
+WHITE_PAPER = Page(
+    "white_paper",
+    fr="/livre-blanc-les-tendances-digitales-du-wealth-management",
+    en="/en/livre-blanc-les-tendances-digitales-du-wealth-management",
+)
+THANKS_EBOOK = Page("thanks_ebook", fr="/remerciement-ebook", indexable=False)
+THANKS_WHITE_PAPER = Page(
+    "thanks_white_paper", fr="/remerciement-livre-blanc", indexable=False
+)
+THANKS_DOCUMENTATION = Page(
+    "thanks_documentation", fr="/remerciements-telechargement", indexable=False
+)
+KYC_DOCUMENTATION = Page("kyc_documentation", fr="/kyc-finance-en-ligne")
+PORTAL_DOCUMENTATION = Page("portal_documentation", fr="/portail-client-banque-privee")
+SUBSCRIPTION = Page("subscription", fr="/souscription-produits-financier")
+
+PAGES: tuple[Page, ...] = (
+    HOME,
+    ABOUT,
+    PRICING,
+    LOGIN,
+    RESET_PASSWORD,
+    COMPARE,
+    FREE_TRIAL,
+    DEMO,
+    LEGAL_NOTICE,
+    SALES_TERMS,
+    PRIVACY,
+    WEBINARS,
+    FEATURE_RELATIONSHIP,
+    FEATURE_PORTAL,
+    FEATURE_SALES,
+    FEATURE_COMPLIANCE,
+    REGISTRATION,
+    EBOOK,
+    WHITE_PAPER,
+    THANKS_EBOOK,
+    THANKS_WHITE_PAPER,
+    THANKS_DOCUMENTATION,
+    KYC_DOCUMENTATION,
+    PORTAL_DOCUMENTATION,
+    SUBSCRIPTION,
+)
+
+FEATURE_PAGES: tuple[Page, ...] = (
+    FEATURE_RELATIONSHIP,
+    FEATURE_PORTAL,
+    FEATURE_SALES,
+    FEATURE_COMPLIANCE,
+)
+
+# Where English-side downloads send the visitor. It is in no route list, so it shows the
+# not-found page: a defect of the original, kept on purpose and listed in the README.
+EN_THANKS_PATH = "/en/merci"
+
+# Old or variant spellings that answer a permanent redirect to the real page.
+PERMANENT_REDIRECTS: dict[str, str] = {
+    "/politique-de-confidentialité": PRIVACY.fr or "/",
+}
+
+# Navbar variants, chosen by path (SPEC §1).
+THANK_YOU_NAVBAR_PATHS = (THANKS_EBOOK.fr, THANKS_WHITE_PAPER.fr)
+
+
+def page_lang(path: str) -> Lang:
+    """The language of a page, from its path."""
+    return "en" if path == "/en" or path.startswith("/en/") else "fr"
+
+
+def navbar_variant(path: str) -> Literal["en", "thanks", "fr"]:
+    """English for any path containing /en/, green-tinted on the two thank-you pages."""
+    if "/en/" in path:
+        return "en"
+    if path in THANK_YOU_NAVBAR_PATHS:
+        return "thanks"
+    return "fr"
+
+
+def all_paths() -> list[str]:
+    """Every path the site serves with a page, in table order."""
+    return [p for page in PAGES for _, p in page.paths()]
+
+
+def page_for_path(path: str) -> Page | None:
+    """The page served at `path`, if any."""
+    for page in PAGES:
+        if path in (page.fr, page.en):
+            return page
+    return None
+
+
+def counterpart_path(path: str) -> str:
+    """The same page in the other language, or the other language's home."""
+    lang = page_lang(path)
+    other: Lang = "fr" if lang == "en" else "en"
+    page = page_for_path(path)
+    if page is not None:
+        own = page.fr if other == "fr" else page.en
+        if own:
+            return own
+    return HOME.path(other)

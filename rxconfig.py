@@ -1,0 +1,24 @@
+"""Reflex configuration. Values that vary by deployment come from `marketing_site.settings`."""
+
+import reflex as rx
+from reflex.plugins.sitemap import SitemapPlugin
+
+from marketing_site.exact_paths import ExactPathPlugin
+from marketing_site.settings import get_settings
+
+settings = get_settings()
+
+config = rx.Config(
+    app_name="marketing_site",
+    telemetry_enabled=False,
+    show_built_with_reflex=False,
+    # The frontend and the backend share one origin and one port in production.
+    api_url=settings.site_origin,
+    deploy_url=settings.site_origin,
+    cors_allowed_origins=[settings.site_origin],
+    db_url=settings.database_url,
+    frontend_compression_formats=["gzip"],
+    plugins=[ExactPathPlugin()],
+    # Our own sitemap carries hreflang alternates (marketing_site.seo).
+    disable_plugins=[SitemapPlugin],
+)

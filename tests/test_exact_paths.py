@@ -1,0 +1,121 @@
+"""Unit tests of the exact-path resolver, on a small build tree made here."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from marketing_site import exact_paths
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (b"/portail-client-priv%C3%A9e", "/portail-client-privée"),
+        ("/portail-client-privée".encode(), "/portail-client-privée"),
+        # The same accent typed as a combining sequence (NFD) means the same page.
+        ("/portail-client-prive\u0301e".encode(), "/portail-client-privée"),
+        (b"/a%2Fb", "/a/b"),
+        (b"/%FF", "/\ufffd"),
+    ],
+)
+def test_normalize_request_path(raw, expected):
+    assert exact_paths.normalize_request_path(raw) == expected
+
+
+def test_reflex_route():
+    assert exact_paths.reflex_route("/") == "index"
+    assert exact_paths.reflex_route("/en/") == "en"
+    assert exact_paths.reflex_route("/registration/2") == "registration/2"
+
+
+def test_accented_route_parts_are_accepted():
+    from reflex.route import verify_route_validity
+
+    exact_paths.allow_accented_route_parts()
+    verify_route_validity("en/conformité-kyc-wealth-management")
+    with pytest.raises(ValueError):
+        verify_route_validity("a b")
+
+
+@pytest.fixture
+def site_tree(tmp_path):
+    (tmp_path / "index.html").write_text("<html>home</html>")
+    (tmp_path / "portail-client-priv%C3%A9e.html").write_text('<html lang="fr">portail</html>')
+    (tmp_path / "not-found.html").write_text("<html>not found</html>")
+    (tmp_path / "logo.svg").write_text("<svg/>")
+    (tmp_path / exact_paths.MANIFEST_NAME).write_text(
+        json.dumps(
+            {
+                "pages": {"/": "index.html", "/portail-client-privée": "portail-client-priv%C3%A9e.html"},
+                "not_found": "not-found.html",
+                "redirects": {"/old": "/"},
+            }
+        )
+    )
+    return tmp_path
+
+
+def _call(app, path: bytes, method: str = "GET"):
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": path.decode("utf-8", "replace"),
+        "raw_path": path,
+        "query_string": b"",
+        "headers": [],
+        "asgi": {"version": "3.0", "spec_version": "2.4"},
+    }
+    asyncio.run(app(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], dict(start["headers"]), body
+
+
+async def _inner(scope, receive, send):
+    await send({"type": "http.response.start", "status": 299, "headers": []})
+    await send({"type": "http.response.body", "body": b"backend"})
+
+
+def test_resolver_serves_exact_paths_and_404s(site_tree):
+    app = exact_paths.ExactPathSite(_inner, static_dir=site_tree)
+    assert _call(app, b"/portail-client-priv%C3%A9e")[::2] == (200, b'<html lang="fr">portail</html>')
+    assert _call(app, "/portail-client-privée".encode())[0] == 200
+    assert _call(app, b"/logo.svg")[0] == 200
+    status, headers, body = _call(app, b"/PORTAIL-CLIENT-PRIV%C3%89E")
+    assert (status, body) == (404, b"<html>not found</html>")
+    assert _call(app, b"/portail-client-privee")[0] == 404
+    assert _call(app, b"/not-found.html")[0] == 404
+    assert _call(app, b"/../etc/passwd")[0] == 404
+    status, headers, _ = _call(app, b"/old")
+    assert (status, headers[b"location"]) == (308, b"/")
+    status, headers, _ = _call(app, b"/portail-client-priv%C3%A9e/")
+    assert (status, headers[b"location"]) == (308, b"/portail-client-priv%C3%A9e")
+
+
+def test_backend_paths_and_other_methods_reach_reflex(site_tree):
+    app = exact_paths.ExactPathSite(_inner, static_dir=site_tree)
+    assert _call(app, b"/_event/")[0] == 299
+    assert _call(app, b"/api/v1/mail/send", method="POST")[0] == 299
+    assert _call(app, b"/", method="POST")[0] == 299
+
+
+def test_without_a_build_everything_reaches_reflex(tmp_path):
+    app = exact_paths.ExactPathSite(_inner, static_dir=tmp_path)
+    assert _call(app, b"/")[0] == 299
+
+
+def test_manifest_fails_on_a_missing_page(tmp_path):
+    (tmp_path / "index.html").write_text('<html lang="fr">')
+    with pytest.raises(RuntimeError, match="missing"):
+        exact_paths.write_manifest(tmp_path)
