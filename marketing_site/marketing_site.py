@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 import reflex as rx
 
@@ -17,8 +19,26 @@ exact_paths.allow_accented_route_parts()
 
 PageBody = Callable[[str], rx.Component]
 
+
+
+def page_body(key: str) -> PageBody:
+    """The `page(lang)` of `marketing_site.pages.<key>`, or the page's bare opening."""
+    try:
+        module = importlib.import_module(f"marketing_site.pages.{key}")
+    except ModuleNotFoundError as error:
+        if error.name != f"marketing_site.pages.{key}":
+            raise
+        return partial(intro, key)
+    return module.page
+
+
 # Page key -> body builder taking the page language.
-PAGE_BODIES: dict[str, PageBody] = {page.key: partial(intro, page.key) for page in routes.PAGES}
+PAGE_BODIES: dict[str, PageBody] = {page.key: page_body(page.key) for page in routes.PAGES}
+
+# One stylesheet for the frame, one per page family (assets/styles/).
+STYLESHEETS = ["/site.css"] + sorted(
+    f"/styles/{f.name}" for f in (Path(__file__).parent.parent / "assets" / "styles").glob("*.css")
+)
 
 
 def _render(path: str, body: PageBody) -> Callable[[], rx.Component]:
@@ -51,7 +71,7 @@ def _add_site_pages(app: rx.App) -> None:
 
 app = rx.App(
     html_lang="fr",
-    stylesheets=["/site.css"],
+    stylesheets=STYLESHEETS,
     head_components=[
         rx.el.style(theme.css_variables()),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
