@@ -3,8 +3,10 @@
 Reflex gets three things wrong for this site, and this module is the one place that fixes them:
 
 1. Its route check accepts only ASCII route parts, while the spec has accented paths
-   (`/portail-client-privée`). `allow_accented_route_parts` widens the check to Unicode
-   letters; react-router matches decoded paths, so client-side navigation just works.
+   (`/portail-client-privée`). `install` widens the check to Unicode letters;
+   react-router matches decoded paths, so client-side navigation just works. It also has
+   react-router prerender one path that no page matches, so the not-found page exists as
+   HTML rendered by the catch-all route itself (and hydrates cleanly at any unknown path).
 2. Its production static server answers `/x` with a redirect to `/x/`, and looks accented
    pages up under their decoded name while the prerenderer writes them percent-encoded.
    `ExactPathSite` (an ASGI wrapper installed with `api_transformer`) serves each page of
@@ -33,8 +35,8 @@ from reflex_base.plugins import Plugin
 from marketing_site import routes
 
 MANIFEST_NAME = "exact-paths.json"
-# Internal route of the not-found page, prerendered so that a 404 carries its text.
-NOT_FOUND_ROUTE = "/not-found"
+# A path no page matches, prerendered through the catch-all route: the body of every 404.
+NOT_FOUND_PROBE = "/__not-found"
 # Paths the Python backend answers (websocket, health, API); never treated as pages.
 BACKEND_PREFIXES = ("/_event", "/_upload", "/_health", "/ping", "/api/", "/auth/", "/_all_routes")
 # Hashed build assets never change under the same name.
@@ -47,11 +49,30 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def allow_accented_route_parts() -> None:
-    """Let Reflex accept route parts made of Unicode letters, digits, `_` and `-`."""
+def install() -> None:
+    """Adapt Reflex before pages are added (idempotent)."""
+    from reflex.utils import frontend_skeleton
     from reflex_base import constants
 
     constants.RouteRegex.SLUG = re.compile(r"[\w-]+")  # \w is Unicode-aware
+    original = frontend_skeleton._update_react_router_config
+    if getattr(original, "prerenders_not_found", False):
+        return
+
+    def react_router_config(config: Any, prerender_routes: bool = False) -> str:
+        text = original(config, prerender_routes=prerender_routes)
+        if not prerender_routes:
+            return text
+        body = text.removeprefix("export default ").removesuffix(";")
+        return (
+            f"const config = {body};\n"
+            "config.prerender = async ({ getStaticPaths }) =>\n"
+            f"  [...getStaticPaths(), {json.dumps(NOT_FOUND_PROBE)}];\n"
+            "export default config;"
+        )
+
+    react_router_config.prerenders_not_found = True  # type: ignore[attr-defined]
+    frontend_skeleton._update_react_router_config = react_router_config
 
 
 def reflex_route(path: str) -> str:
@@ -107,9 +128,9 @@ def write_manifest(static_dir: Path) -> dict[str, Any]:
             continue
         _set_html_lang(file, routes.page_lang(path))
         pages[unicodedata.normalize("NFC", path)] = file.relative_to(static_dir).as_posix()
-    not_found = _prerendered_file(static_dir, reflex_route(NOT_FOUND_ROUTE))
+    not_found = _prerendered_file(static_dir, reflex_route(NOT_FOUND_PROBE))
     if missing or not_found is None:
-        msg = f"Pages missing from the prerendered build: {missing or [NOT_FOUND_ROUTE]}"
+        msg = f"Pages missing from the prerendered build: {missing or [NOT_FOUND_PROBE]}"
         raise RuntimeError(msg)
     manifest = {
         "pages": pages,

@@ -15,7 +15,7 @@ from marketing_site.pages import not_found
 from marketing_site.pages.intro import intro
 
 # Must run before any page is added: the spec's routes have accented parts.
-exact_paths.allow_accented_route_parts()
+exact_paths.install()
 
 PageBody = Callable[[str], rx.Component]
 
@@ -58,15 +58,14 @@ def _add_site_pages(app: rx.App) -> None:
                 meta=seo.head_tags(page, lang),
             )
     not_found_text = seo.page_text("not_found", "fr")
-    for route in (exact_paths.NOT_FOUND_ROUTE, "404"):
-        app.add_page(
-            lambda: site_layout(exact_paths.NOT_FOUND_ROUTE, not_found.page()),
-            route=route,
-            title=not_found_text["title"],
-            description=not_found_text["description"],
-            image=seo.OG_IMAGE,
-            meta=seo.head_tags(None, "fr"),
-        )
+    app.add_page(
+        lambda: site_layout(exact_paths.NOT_FOUND_PROBE, not_found.page()),
+        route="404",  # Reflex's catch-all route
+        title=not_found_text["title"],
+        description=not_found_text["description"],
+        image=seo.OG_IMAGE,
+        meta=seo.head_tags(None, "fr"),
+    )
 
 
 app = rx.App(
