@@ -20,6 +20,14 @@ def _env(name: str, default: str = "") -> str:
     return os.environ.get(name, default).strip()
 
 
+def _choice(name: str, allowed: tuple[str, ...]) -> str:
+    value = _env(name, allowed[0]) or allowed[0]
+    if value not in allowed:
+        msg = f"{name} must be one of {', '.join(allowed)}, not {value!r}"
+        raise ValueError(msg)
+    return value
+
+
 @dataclasses.dataclass(frozen=True)
 class Settings:
     """Runtime configuration of the site."""
@@ -31,6 +39,7 @@ class Settings:
     booking_url: str
     contact_email: str
     database_url: str
+    pricing_price_set: str
 
     @property
     def site_origin(self) -> str:
@@ -56,4 +65,5 @@ def get_settings() -> Settings:
         contact_email=_env("CONTACT_EMAIL", "contact@nereo-wealth.fr"),
         database_url=_env("DATABASE_URL")
         or f"sqlite:///{PROJECT_ROOT / 'var' / 'marketing_site.db'}",
+        pricing_price_set=_choice("PRICING_PRICE_SET", ("default", "alternate")),
     )

@@ -122,10 +122,17 @@ def new_page(browser, page_errors):
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda e: page_errors.append(f"pageerror: {e}"))
+        # A failed subresource is an error; a document's own 404 is the page under test.
+        page.on(
+            "response",
+            lambda r: page_errors.append(f"{r.status}: {r.url}")
+            if r.status >= 400 and r.request.resource_type != "document"
+            else None,
+        )
         page.on(
             "console",
             lambda m: page_errors.append(f"console: {m.text}")
-            if m.type == "error" and "status of 404" not in m.text
+            if m.type == "error" and not m.text.startswith("Failed to load resource")
             else None,
         )
         return page

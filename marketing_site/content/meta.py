@@ -124,8 +124,8 @@ EN = {
         "description": f"Publisher, publication director and host of the {B} website.",
     },
     "sales_terms": {
-        "title": f"Conditions générales de vente | {B}",
-        "description": f"Les conditions applicables aux abonnements {B} (texte en français).",
+        "title": f"Terms of sale (French text) | {B}",
+        "description": f"The conditions that apply to {B} subscriptions, published in French.",
     },
     "privacy": {
         "title": f"Privacy policy | {B}",
