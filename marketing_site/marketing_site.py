@@ -6,6 +6,7 @@ import importlib
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 
 import reflex as rx
 
@@ -21,19 +22,22 @@ PageBody = Callable[[str], rx.Component]
 
 
 
-def page_body(key: str) -> PageBody:
-    """The `page(lang)` of `marketing_site.pages.<key>`, or the page's bare opening."""
+def _page_module(key: str) -> ModuleType | None:
     try:
-        module = importlib.import_module(f"marketing_site.pages.{key}")
+        return importlib.import_module(f"marketing_site.pages.{key}")
     except ModuleNotFoundError as error:
         if error.name != f"marketing_site.pages.{key}":
             raise
-        return partial(intro, key)
-    return module.page
+        return None
 
 
-# Page key -> body builder taking the page language.
-PAGE_BODIES: dict[str, PageBody] = {page.key: page_body(page.key) for page in routes.PAGES}
+# Page key -> `page(lang)` of `marketing_site.pages.<key>` (or the page's bare opening),
+# and the page's `ON_LOAD` event when it declares one.
+_MODULES = {page.key: _page_module(page.key) for page in routes.PAGES}
+PAGE_BODIES: dict[str, PageBody] = {
+    key: module.page if module else partial(intro, key) for key, module in _MODULES.items()
+}
+ON_LOAD = {key: getattr(module, "ON_LOAD", None) for key, module in _MODULES.items()}
 
 # One stylesheet for the frame, one per page family (assets/styles/).
 STYLESHEETS = ["/site.css"] + sorted(
@@ -56,6 +60,7 @@ def _add_site_pages(app: rx.App) -> None:
                 description=text["description"],
                 image=seo.OG_IMAGE,
                 meta=seo.head_tags(page, lang),
+                on_load=ON_LOAD[page.key],
             )
     not_found_text = seo.page_text("not_found", "fr")
     app.add_page(

@@ -6,6 +6,7 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components.links import link
+from marketing_site.components.sections import image
 from marketing_site.content import layout as words
 from marketing_site.settings import get_settings
 
@@ -25,13 +26,13 @@ def footer(lang: str) -> rx.Component:
     return rx.el.footer(
         rx.el.div(
             rx.el.div(
-                rx.el.img(src="/logo.svg", alt="", width=40, height=40),
+                image("/logo.svg", "", 40, 40),
                 rx.el.p(text["footer_tagline"], class_name="footer__tagline"),
                 rx.el.ul(
                     *[
                         rx.el.li(
                             rx.el.a(
-                                rx.el.img(src=f"/icons/{s['icon']}.svg", alt=s["label"], width=24, height=24),
+                                image(f"/icons/{s['icon']}.svg", s["label"], 24, 24),
                                 href=s["href"],
                                 rel="noopener",
                             )
@@ -56,7 +57,7 @@ def footer(lang: str) -> rx.Component:
                 rx.el.h2(text["footer_awards"], class_name="footer__title"),
                 rx.el.ul(
                     *[
-                        rx.el.li(rx.el.img(src=p["src"], alt=p[lang], width=72, height=72, loading="lazy"))
+                        rx.el.li(image(p["src"], p[lang], 72, 72))
                         for p in words.PRIZES
                     ],
                     class_name="footer__prizes",

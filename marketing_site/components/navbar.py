@@ -8,6 +8,7 @@ from marketing_site import routes
 from marketing_site.brand import BRAND_NAME
 from marketing_site.components.client import Disclosure, SiteHeader
 from marketing_site.components.links import button_link, link
+from marketing_site.components.sections import image
 from marketing_site.content import layout as words
 from marketing_site.settings import get_settings
 
@@ -18,7 +19,7 @@ def brand_link(lang: str) -> rx.Component:
     text = words.EN if lang == "en" else words.FR
     return link(
         rx.fragment(
-            rx.el.img(src="/logo.svg", alt="", width=36, height=36, class_name="brand__mark"),
+            image("/logo.svg", "", 36, 36, class_name="brand__mark", loading="eager"),
             rx.el.span(BRAND_NAME, class_name="brand__name"),
         ),
         href=routes.HOME.path(lang),  # type: ignore[arg-type]

@@ -22,7 +22,7 @@ def hero(
     return rx.el.section(
         rx.el.div(
             rx.el.div(
-                rx.el.p(eyebrow, class_name="eyebrow") if eyebrow else rx.fragment(),
+                rx.el.p(eyebrow, class_name="eyebrow") if eyebrow is not None else rx.fragment(),
                 rx.el.h1(title),
                 rx.el.p(lead, class_name="lead"),
                 rx.el.div(*actions, class_name="button-row") if actions else rx.fragment(),
@@ -47,8 +47,8 @@ def section(
     heading = {2: rx.el.h2, 3: rx.el.h3}[heading_level]
     return rx.el.section(
         rx.el.div(
-            heading(title, class_name="section__title") if title else rx.fragment(),
-            rx.el.p(intro, class_name="section__intro") if intro else rx.fragment(),
+            heading(title, class_name="section__title") if title is not None else rx.fragment(),
+            rx.el.p(intro, class_name="section__intro") if intro is not None else rx.fragment(),
             *children,
             class_name="container",
         ),
@@ -61,7 +61,10 @@ def image(src: str, alt: str, width: int, height: int, **props) -> rx.Component:
     """An image with explicit dimensions (no layout shift); `alt=""` marks it decorative."""
     props.setdefault("loading", "lazy")
     props.setdefault("decoding", "async")
-    return rx.el.img(src=src, alt=alt, width=width, height=height, **props)
+    # Reflex turns `width`/`height` props of rx.el.img into CSS; the HTML attributes are
+    # what lets the browser reserve the space before the image arrives.
+    custom_attrs = {"width": width, "height": height, **props.pop("custom_attrs", {})}
+    return rx.el.img(src=src, alt=alt, custom_attrs=custom_attrs, **props)
 
 
 def card(
@@ -78,11 +81,11 @@ def card(
     """A card: optional icon (decorative), heading, text, optional link at the bottom."""
     heading = {2: rx.el.h2, 3: rx.el.h3}[heading_level]
     return rx.el.article(
-        image(icon, "", 48, 48, class_name="card__icon") if icon else rx.fragment(),
+        image(icon, "", 48, 48, class_name="card__icon") if icon is not None else rx.fragment(),
         heading(title, class_name="card__title"),
         rx.el.p(text, class_name="card__text"),
         extra if extra is not None else rx.fragment(),
-        link(link_label, href, class_name="card__link") if href and link_label else rx.fragment(),
+        link(link_label, href, class_name="card__link") if href is not None and link_label is not None else rx.fragment(),
         class_name="card",
         style={"--card-accent": f"var(--{accent})"} if accent else None,
     )

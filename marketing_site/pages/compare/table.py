@@ -1,0 +1,69 @@
+"""The comparison table: one row per feature, one column per offer, grouped by module.
+
+Each cell shows a symbol (hidden from screen readers) and says its status in words
+(visually hidden for ✓ and —, visible for add-ons). The table scrolls inside its own
+wrapper on narrow screens, with the feature column kept in view.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site.components import sections
+from marketing_site.content.compare import GROUPS, NO, OPTION, YES
+from marketing_site.content.pricing import OFFER_KEYS, OFFER_NAMES
+
+CAPTION_ID = "compare-caption"
+SYMBOLS = {YES: "✓", NO: "—", OPTION: "+"}
+
+
+def _status(status: str, labels: dict) -> rx.Component:
+    label_class = "compare__label" if status == OPTION else "sr-only"
+    return rx.el.td(
+        rx.el.span(SYMBOLS[status], class_name="compare__symbol", aria_hidden="true"),
+        rx.el.span(labels[status], class_name=label_class),
+        class_name=f"compare__cell compare__cell--{status}",
+    )
+
+
+def _group(group_key: str, rows: list, text: dict) -> rx.Component:
+    return rx.el.tbody(
+        rx.el.tr(
+            rx.el.th(text["groups"][group_key], scope="rowgroup", col_span=len(OFFER_KEYS) + 1),
+            class_name="compare__group",
+        ),
+        *[
+            rx.el.tr(
+                rx.el.th(text["rows"][row_key], scope="row", class_name="compare__feature"),
+                *[_status(status, text["status"]) for status in statuses],
+            )
+            for row_key, statuses in rows
+        ],
+    )
+
+
+def comparison(text: dict) -> rx.Component:
+    table = rx.el.table(
+        rx.el.caption(text["caption"], id=CAPTION_ID, class_name="compare__caption"),
+        rx.el.thead(
+            rx.el.tr(
+                rx.el.th(text["feature_header"], scope="col", class_name="compare__feature"),
+                *[rx.el.th(OFFER_NAMES[key], scope="col", class_name="compare__offer") for key in OFFER_KEYS],
+            )
+        ),
+        *[_group(group_key, rows, text) for group_key, rows in GROUPS],
+        class_name="compare__table",
+        data_testid="compare-table",
+    )
+    return sections.section(
+        text["title"],
+        rx.el.p(text["scroll_hint"], class_name="compare__hint"),
+        rx.el.div(
+            table,
+            class_name="compare__scroll",
+            role="region",
+            aria_labelledby=CAPTION_ID,
+            tab_index=0,
+        ),
+        rx.el.p(text["legend"], class_name="compare__legend"),
+    )

@@ -1,0 +1,31 @@
+"""The pricing page ("Nos offres & tarifs"): offers, free trial, add-on services, FAQ."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site import routes
+from marketing_site.components.sections import cta_banner
+from marketing_site.content import pricing as content
+from marketing_site.pages.pricing.faq import faq
+from marketing_site.pages.pricing.hero import hero
+from marketing_site.pages.pricing.offers import offers
+from marketing_site.pages.pricing.services import services
+from marketing_site.pages.pricing.trial import trial, unlimited_banner
+from marketing_site.state.pricing import PricingState
+
+# Applies the price set chosen by the PRICING_PRICE_SET setting when the page loads.
+ON_LOAD = PricingState.apply_configured_prices
+
+
+def page(lang: str) -> rx.Component:
+    text = content.FR if lang == "fr" else content.EN
+    return rx.fragment(
+        hero(text["hero"], lang),
+        offers(text["offers"], lang),
+        trial(text["trial"], lang),
+        services(text["services"]),
+        faq(text["faq"]),
+        unlimited_banner(text["unlimited"], lang),
+        cta_banner(text["cta"]["title"], text["cta"]["text"], text["cta"]["label"], routes.DEMO.path(lang)),  # type: ignore[arg-type]
+    )

@@ -1,0 +1,1 @@
+"""Server-side Reflex states, one module per concern."""

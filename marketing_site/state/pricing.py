@@ -1,0 +1,58 @@
+"""The pricing state of SPEC §3/§4/§9: a default and an alternate price set.
+
+Prices are amounts without currency (the page adds € or $). `priceComplete` is an empty
+string: Complete is sold on quote, and the page shows its "on quote" label whenever the
+value is empty (a future published price would simply be a non-empty amount).
+
+Which set a page applies when it loads is the `PRICING_PRICE_SET` setting
+("default" or "alternate", `marketing_site.settings`).
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site.settings import get_settings
+
+DEFAULT_SET = "default"
+ALTERNATE_SET = "alternate"
+
+# The state's var names, mapped to each set's amounts.
+PRICE_SETS: dict[str, dict[str, str]] = {
+    DEFAULT_SET: {"priceEngage": "8", "priceManage": "100", "priceInteract": "150", "priceComplete": ""},
+    ALTERNATE_SET: {"priceEngage": "120", "priceManage": "150", "priceInteract": "200", "priceComplete": ""},
+}
+
+# Interact adds a per-client amount to its per-user price; the spec gives it in no alternate form.
+INTERACT_CLIENT_PRICE = "8"
+
+
+def price_set(name: str) -> dict[str, str]:
+    """The amounts of the named set; an unknown name gives the default set."""
+    return dict(PRICE_SETS.get(name, PRICE_SETS[DEFAULT_SET]))
+
+
+class PricingState(rx.State):
+    """The four displayed prices; event handlers switch between the two sets."""
+
+    priceEngage: str = PRICE_SETS[DEFAULT_SET]["priceEngage"]
+    priceManage: str = PRICE_SETS[DEFAULT_SET]["priceManage"]
+    priceInteract: str = PRICE_SETS[DEFAULT_SET]["priceInteract"]
+    priceComplete: str = PRICE_SETS[DEFAULT_SET]["priceComplete"]
+
+    def _apply_price_set(self, name: str) -> None:
+        for var_name, amount in price_set(name).items():
+            setattr(self, var_name, amount)
+
+    @rx.event
+    def use_default_prices(self) -> None:
+        self._apply_price_set(DEFAULT_SET)
+
+    @rx.event
+    def use_alternate_prices(self) -> None:
+        self._apply_price_set(ALTERNATE_SET)
+
+    @rx.event
+    def apply_configured_prices(self) -> None:
+        """On page load: the set chosen by the `PRICING_PRICE_SET` setting."""
+        self._apply_price_set(get_settings().pricing_price_set)

@@ -1,0 +1,80 @@
+"""Unit tests of the pricing state (SPEC §3/§4/§9), without a server or a browser."""
+
+from __future__ import annotations
+
+import pytest
+
+from marketing_site.settings import get_settings
+from marketing_site.state.pricing import PRICE_SETS, PricingState, price_set
+
+PRICE_SET_VARIABLE = "PRICING_PRICE_SET"
+
+DEFAULT = {"priceEngage": "8", "priceManage": "100", "priceInteract": "150", "priceComplete": ""}
+ALTERNATE = {"priceEngage": "120", "priceManage": "150", "priceInteract": "200", "priceComplete": ""}
+
+
+def _prices(state: PricingState) -> dict[str, str]:
+    return {name: getattr(state, name) for name in DEFAULT}
+
+
+def _new_state() -> PricingState:
+    # The framework's own way to build a state outside an event; no server is involved.
+    return PricingState(_reflex_internal_init=True)
+
+
+def test_price_sets_follow_the_spec():
+    assert price_set("default") == DEFAULT
+    assert price_set("alternate") == ALTERNATE
+
+
+def test_unknown_set_falls_back_to_default():
+    assert price_set("promotion") == DEFAULT
+
+
+def test_price_set_returns_a_copy():
+    price_set("default")["priceEngage"] = "0"
+    assert PRICE_SETS["default"]["priceEngage"] == "8"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_settings():
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+def test_setting_rejects_an_unknown_set(monkeypatch):
+    monkeypatch.setenv(PRICE_SET_VARIABLE, "cheaper")
+    with pytest.raises(ValueError, match="PRICING_PRICE_SET"):
+        get_settings()
+
+
+def test_state_starts_with_the_default_set():
+    assert _prices(_new_state()) == DEFAULT
+
+
+def test_switching_between_sets():
+    state = _new_state()
+    PricingState.use_alternate_prices.fn(state)
+    assert _prices(state) == ALTERNATE
+    PricingState.use_default_prices.fn(state)
+    assert _prices(state) == DEFAULT
+
+
+@pytest.mark.parametrize(
+    ("setting", "starting_set", "expected"),
+    [
+        ("alternate", PricingState.use_default_prices, ALTERNATE),
+        ("default", PricingState.use_alternate_prices, DEFAULT),
+        (None, PricingState.use_alternate_prices, DEFAULT),
+    ],
+)
+def test_apply_configured_prices_reads_the_setting(monkeypatch, setting, starting_set, expected):
+    if setting is None:
+        monkeypatch.delenv(PRICE_SET_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(PRICE_SET_VARIABLE, setting)
+    state = _new_state()
+    starting_set.fn(state)
+    PricingState.apply_configured_prices.fn(state)
+    assert _prices(state) == expected
