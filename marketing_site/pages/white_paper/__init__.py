@@ -1,0 +1,13 @@
+"""White-paper download page: the digital trends of wealth management."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site.components.download_page import download_page
+from marketing_site.content import white_paper as content
+
+
+def page(lang: str) -> rx.Component:
+    text = content.FR if lang == "fr" else content.EN
+    return download_page(text, content.BANNER, "/illustrations/account/white-paper-cover.svg")
