@@ -1,0 +1,12 @@
+"""Feature page: client relationship management (CRM)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site.content import feature_relationship as content
+from marketing_site.pages.feature_page import feature_page
+
+
+def page(lang: str) -> rx.Component:
+    return feature_page(lang, content, accent="relationclient", art="relationship")

@@ -1,0 +1,15 @@
+"""Landing page of the client-portal documentation for private banks (French only)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site import routes
+from marketing_site.content import portal_documentation as content
+from marketing_site.pages.feature_page import documentation_landing
+
+
+def page(lang: str) -> rx.Component:
+    return documentation_landing(
+        lang, content, accent="premium", art="portal", related=routes.FEATURE_PORTAL
+    )

@@ -1,0 +1,15 @@
+"""Digital financial-product subscription for distributors (French only).
+
+Its audience list is hidden on phones (SPEC §2).
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site.content import subscription as content
+from marketing_site.pages.feature_page import feature_page
+
+
+def page(lang: str) -> rx.Component:
+    return feature_page(lang, content, accent="primary", art="subscription", audience_on_mobile=False)
