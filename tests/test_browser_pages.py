@@ -30,7 +30,7 @@ def test_french_pricing_in_euros_with_default_set(new_page, site):
     amounts = _amounts(page)
     assert [re.sub(r"\s", " ", amounts[k]) for k in PRICES[:3]] == ["8 €", "100 €", "150 €"]
     assert amounts["complete"] == "Sur devis"
-    assert page.locator("#interact").get_by_test_id("most-popular").inner_text() == "Le plus populaire"
+    assert page.locator("#interact").get_by_test_id("most-popular").text_content() == "Le plus populaire"
     assert "$" not in page.locator("main").inner_text()
 
 
@@ -39,7 +39,7 @@ def test_english_pricing_in_dollars(new_page, site):
     amounts = _amounts(page)
     assert [amounts[k] for k in PRICES[:3]] == ["$8", "$100", "$150"]
     assert amounts["complete"] == "On quote"
-    assert page.locator("#interact").get_by_test_id("most-popular").inner_text() == "Most popular"
+    assert page.locator("#interact").get_by_test_id("most-popular").text_content() == "Most popular"
     assert "€" not in page.locator("main").inner_text()
 
 
@@ -112,3 +112,28 @@ def test_documentation_buttons_scroll_to_the_form(new_page, site, path):
     page.wait_for_function(
         "() => Math.abs(document.getElementById('documentation').getBoundingClientRect().top) < 120"
     )
+
+
+def test_carousel_cycles_and_ignores_clicks_during_animation(new_page, site):
+    page = _open(new_page, site, routes.HOME.fr)
+    carousel = page.locator("[data-moves]")
+    quote_text = carousel.locator("blockquote").inner_text()
+    assert quote_text.strip()
+    page.get_by_role("button", name="Témoignage suivant").click()
+    assert carousel.get_attribute("data-animating") == "true"
+    # A click while the slide is moving is ignored.
+    page.get_by_role("button", name="Témoignage précédent").click()
+    assert carousel.get_attribute("data-moves") == "1"
+    page.wait_for_function("document.querySelector('[data-moves]').dataset.animating === 'false'")
+    page.get_by_role("button", name="Témoignage précédent").click()
+    assert carousel.get_attribute("data-moves") == "2"
+    # One testimonial: next and previous cycle back to it.
+    assert carousel.get_attribute("data-index") == "0"
+    assert carousel.locator("blockquote").inner_text() == quote_text
+
+
+def test_carousel_has_no_controls_on_english_pages(new_page, site):
+    page = _open(new_page, site, routes.HOME.en)
+    carousel = page.locator("[data-moves]")
+    assert carousel.locator("blockquote").inner_text().strip()
+    assert carousel.locator("button").count() == 0

@@ -1,0 +1,59 @@
+"""The 30-minute scheduling widget, or a mail fallback when no booking page is configured.
+
+The choice is made when the page is compiled, from `settings.booking_url`: an empty
+setting never yields an empty frame.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site.components.links import button_link, link
+from marketing_site.components.sections import section
+from marketing_site.pages.demo.consultant import consultant_card
+from marketing_site.pages.demo.mail import mailto
+from marketing_site.settings import get_settings
+
+WIDGET_HEIGHT_PX = 630  # SPEC §9
+
+
+def booking_widget(text: dict, url: str) -> rx.Component:
+    return rx.el.div(
+        rx.el.iframe(
+            src=url,
+            title=text["frame_title"],
+            loading="lazy",
+            class_name="booking-widget__frame",
+            custom_attrs={"width": "100%", "height": str(WIDGET_HEIGHT_PX)},
+        ),
+        rx.el.p(
+            link(text["open_in_tab"], url, target="_blank"),
+            class_name="booking-widget__fallback-link",
+        ),
+        class_name="booking-widget",
+    )
+
+
+def booking_unavailable(text: dict) -> rx.Component:
+    return rx.el.div(
+        rx.el.h3(text["fallback_title"]),
+        rx.el.p(text["fallback_text"]),
+        rx.el.ol(*[rx.el.li(step) for step in text["fallback_steps"]], class_name="booking-fallback__steps"),
+        button_link(text["fallback_cta"], mailto(text["fallback_subject"])),
+        class_name="booking-fallback",
+    )
+
+
+def booking_section(words: dict) -> rx.Component:
+    text = words["booking"]
+    url = get_settings().booking_url
+    return section(
+        text["title"],
+        rx.el.div(
+            consultant_card(words),
+            booking_widget(text, url) if url else booking_unavailable(text),
+            class_name="booking-layout",
+        ),
+        id=text["id"],
+        intro=text["intro"],
+    )

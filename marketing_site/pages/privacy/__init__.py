@@ -1,0 +1,14 @@
+"""Privacy policy: GDPR rights, intellectual property and cookies (one legal document)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site.content import privacy as content
+from marketing_site.pages.legal_document import legal_document
+
+ART = "/illustrations/legal/privacy.svg"
+
+
+def page(lang: str) -> rx.Component:
+    return legal_document(content.FR if lang == "fr" else content.EN, lang, ART)
