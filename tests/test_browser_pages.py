@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import quote
 
@@ -16,7 +17,7 @@ PRICES = ("engage", "manage", "interact", "complete")
 
 def _open(new_page, site, path, **kwargs):
     page = new_page(**kwargs)
-    page.goto(site + quote(path, safe="/"))
+    page.goto(site + quote(path, safe="/#"))
     page.wait_for_function("window.__reactRouterDataRouter !== undefined")
     return page
 
@@ -46,30 +47,39 @@ def test_english_pricing_in_dollars(new_page, site):
 def test_switch_event_applies_alternate_set_on_the_accented_page(new_page, site):
     """The switch event goes through the page's own websocket to the real backend handler.
 
-    The spec shows no trigger for the switch, so the test replays the page's own on-load
-    event under the switch handler's name; the backend answers with the new prices.
+    The spec shows no trigger for the switch, so the test emits the event on the page's
+    socket exactly as the Reflex client would (its router data copied from the page's first
+    event); the backend handler runs and the page shows the alternate set.
     """
-    page = new_page()
-    sockets = {}
+    from marketing_site.state.pricing import PricingState
 
-    def relay(ws):
+    page = new_page()
+    relay = {}
+
+    def connect(ws):
         server = ws.connect_to_server()
-        sockets["server"] = server
-        sockets["frames"] = []
+        relay["server"], relay["frames"] = server, []
 
         def to_server(message):
-            sockets["frames"].append(message)
+            relay["frames"].append(message)
             server.send(message)
 
         ws.on_message(to_server)
 
-    page.route_web_socket(re.compile(r".*/_event/.*"), relay)
+    page.route_web_socket(re.compile(r".*/_event/.*"), connect)
     page.goto(site + quote(routes.PRICING.fr, safe="/"))
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
     page.wait_for_function("() => document.querySelector('[data-testid=price-engage]')")
-    page.wait_for_function("() => true")
-    page.wait_for_timeout(500)
-    on_load = next(f for f in sockets["frames"] if isinstance(f, str) and "apply_configured_prices" in f)
-    sockets["server"].send(on_load.replace("apply_configured_prices", "use_alternate_prices"))
+    first = None
+    for _ in range(100):  # the client connects once hydrated; wait for its first event
+        first = next((f for f in relay.get("frames", []) if str(f).startswith("40/_event,")), None)
+        if first:
+            break
+        page.wait_for_timeout(100)
+    event = json.loads(first.removeprefix("40/_event,"))["event"]
+    event["name"] = f"{PricingState.get_full_name()}.use_alternate_prices"
+    event["payload"] = {}
+    relay["server"].send("42/_event," + json.dumps(["event", event]))
     page.wait_for_function(
         "() => document.querySelector('[data-testid=price-engage]').innerText.startsWith('120')"
     )
@@ -108,7 +118,7 @@ def test_features_page_anchors_exist_and_are_reachable(new_page, site):
 )
 def test_documentation_buttons_scroll_to_the_form(new_page, site, path):
     page = _open(new_page, site, path, height=700)
-    page.locator('main a[href="#documentation"]').first.click()
+    page.locator('main a[href$="#documentation"]').first.click()
     page.wait_for_function(
         "() => Math.abs(document.getElementById('documentation').getBoundingClientRect().top) < 120"
     )
