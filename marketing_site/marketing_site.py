@@ -4,39 +4,24 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
-from types import ModuleType
 
 import reflex as rx
 
 from marketing_site import exact_paths, routes, seo, theme
+from marketing_site.api import api_app
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
-from marketing_site.pages.intro import intro
 
 # Must run before any page is added: the spec's routes have accented parts.
 exact_paths.install()
 
 PageBody = Callable[[str], rx.Component]
 
-
-
-def _page_module(key: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"marketing_site.pages.{key}")
-    except ModuleNotFoundError as error:
-        if error.name != f"marketing_site.pages.{key}":
-            raise
-        return None
-
-
-# Page key -> `page(lang)` of `marketing_site.pages.<key>` (or the page's bare opening),
-# and the page's `ON_LOAD` event when it declares one.
-_MODULES = {page.key: _page_module(page.key) for page in routes.PAGES}
-PAGE_BODIES: dict[str, PageBody] = {
-    key: module.page if module else partial(intro, key) for key, module in _MODULES.items()
-}
+# Each page key names a package of `marketing_site.pages` with `page(lang)` and, when the
+# page has state to initialise, an `ON_LOAD` event.
+_MODULES = {page.key: importlib.import_module(f"marketing_site.pages.{page.key}") for page in routes.PAGES}
+PAGE_BODIES: dict[str, PageBody] = {key: module.page for key, module in _MODULES.items()}
 ON_LOAD = {key: getattr(module, "ON_LOAD", None) for key, module in _MODULES.items()}
 
 # One stylesheet for the frame, one per page family (assets/styles/).
@@ -80,7 +65,8 @@ app = rx.App(
         rx.el.style(theme.css_variables()),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
-    api_transformer=exact_paths.ExactPathSite,
+    # Our API routes first, then exact-path serving of the prerendered site in front of all.
+    api_transformer=[api_app(), exact_paths.ExactPathSite],
     toaster=None,
 )
 _add_site_pages(app)

@@ -20,6 +20,27 @@ def _env(name: str, default: str = "") -> str:
     return os.environ.get(name, default).strip()
 
 
+def _int(name: str, default: int) -> int:
+    raw = _env(name)
+    try:
+        return int(raw) if raw else default
+    except ValueError as error:
+        msg = f"{name} must be a whole number, not {raw!r}"
+        raise ValueError(msg) from error
+
+
+def _bool(name: str, default: bool) -> bool:
+    raw = _env(name).lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    msg = f"{name} must be true or false, not {raw!r}"
+    raise ValueError(msg)
+
+
 def _choice(name: str, allowed: tuple[str, ...]) -> str:
     value = _env(name, allowed[0]) or allowed[0]
     if value not in allowed:
@@ -40,6 +61,35 @@ class Settings:
     contact_email: str
     database_url: str
     pricing_price_set: str
+    # Lead capture and mail (an empty SMTP host sends mail to files in mail_sink_dir).
+    smtp_host: str
+    smtp_port: int
+    smtp_username: str
+    smtp_password: str
+    smtp_starttls: bool
+    smtp_timeout_seconds: int
+    mail_from: str
+    lead_mail_to: str
+    mail_sink_dir: str
+    rate_limit_per_ip: int
+    rate_limit_per_email: int
+    rate_limit_window_seconds: int
+    lead_min_fill_seconds: float
+    # Consent and analytics (third-party scripts; empty means none).
+    consent_script_url: str
+    analytics_script_url: str
+    # Login through OpenID Connect and the free-trial registration.
+    oidc_issuer: str
+    oidc_client_id: str
+    oidc_client_secret: str
+    oidc_audience: str
+    oidc_roles_claim: str
+    oidc_use_refresh_tokens: bool
+    oidc_password_reset_url: str
+    manager_service_url: str
+    advisor_app_url: str
+    investor_app_url: str
+    session_secret: str
 
     @property
     def site_origin(self) -> str:
@@ -66,4 +116,30 @@ def get_settings() -> Settings:
         database_url=_env("DATABASE_URL")
         or f"sqlite:///{PROJECT_ROOT / 'var' / 'marketing_site.db'}",
         pricing_price_set=_choice("PRICING_PRICE_SET", ("default", "alternate")),
+        smtp_host=_env("SMTP_HOST"),
+        smtp_port=_int("SMTP_PORT", 587),
+        smtp_username=_env("SMTP_USERNAME"),
+        smtp_password=_env("SMTP_PASSWORD"),
+        smtp_starttls=_bool("SMTP_STARTTLS", True),
+        smtp_timeout_seconds=_int("SMTP_TIMEOUT_SECONDS", 15),
+        mail_from=_env("MAIL_FROM", "Nereo <noreply@nereo-wealth.fr>"),
+        lead_mail_to=_env("LEAD_MAIL_TO", "leads@nereo-wealth.fr"),
+        mail_sink_dir=_env("MAIL_SINK_DIR") or str(PROJECT_ROOT / "var" / "mail"),
+        rate_limit_per_ip=_int("RATE_LIMIT_PER_IP", 5),
+        rate_limit_per_email=_int("RATE_LIMIT_PER_EMAIL", 3),
+        rate_limit_window_seconds=_int("RATE_LIMIT_WINDOW_SECONDS", 60),
+        lead_min_fill_seconds=float(_env("LEAD_MIN_FILL_SECONDS", "2") or 2),
+        consent_script_url=_env("CONSENT_SCRIPT_URL"),
+        analytics_script_url=_env("ANALYTICS_SCRIPT_URL"),
+        oidc_issuer=_env("OIDC_ISSUER"),
+        oidc_client_id=_env("OIDC_CLIENT_ID"),
+        oidc_client_secret=_env("OIDC_CLIENT_SECRET"),
+        oidc_audience=_env("OIDC_AUDIENCE", "https://api.nereo-wealth.fr"),
+        oidc_roles_claim=_env("OIDC_ROLES_CLAIM", "https://nereo-wealth.fr/roles"),
+        oidc_use_refresh_tokens=_bool("OIDC_USE_REFRESH_TOKENS", True),
+        oidc_password_reset_url=_env("OIDC_PASSWORD_RESET_URL"),
+        manager_service_url=_env("MANAGER_SERVICE_URL"),
+        advisor_app_url=_env("ADVISOR_APP_URL"),
+        investor_app_url=_env("INVESTOR_APP_URL"),
+        session_secret=_env("SESSION_SECRET"),
     )

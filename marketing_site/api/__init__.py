@@ -1,0 +1,15 @@
+"""HTTP routes of the backend (JSON API, login callbacks), mounted in front of Reflex.
+
+Each module lists its Starlette routes in `ROUTES`; `api_app` gathers them. Reflex's own
+app is mounted underneath, so every other path still reaches it.
+"""
+
+from __future__ import annotations
+
+from starlette.applications import Starlette
+
+
+def api_app() -> Starlette:
+    """The Starlette app that `rx.App(api_transformer=...)` mounts Reflex into."""
+    route_modules: list = []
+    return Starlette(routes=[route for module in route_modules for route in module.ROUTES])
