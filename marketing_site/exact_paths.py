@@ -38,7 +38,9 @@ MANIFEST_NAME = "exact-paths.json"
 # A path no page matches, prerendered through the catch-all route: the body of every 404.
 NOT_FOUND_PROBE = "/__not-found"
 # Paths the Python backend answers (websocket, health, API); never treated as pages.
-BACKEND_PREFIXES = ("/_event", "/_upload", "/_health", "/ping", "/api/", "/auth/", "/_all_routes")
+BACKEND_PREFIXES = (
+    "/_event", "/_upload", "/_health", "/ping", "/api/", "/auth/", "/files/", "/_all_routes",
+)
 # Hashed build assets never change under the same name.
 IMMUTABLE_PREFIX = "/assets/"
 

@@ -12,6 +12,7 @@ from marketing_site import exact_paths, routes, seo, theme
 from marketing_site.api import api_app
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
+from marketing_site.services.mail import run_outbox_worker
 
 # Must run before any page is added: the spec's routes have accented parts.
 exact_paths.install()
@@ -70,3 +71,5 @@ app = rx.App(
     toaster=None,
 )
 _add_site_pages(app)
+# Sends the mail of stored leads, in every backend worker (each message has one sender).
+app.register_lifespan_task(run_outbox_worker)

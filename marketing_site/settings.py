@@ -75,6 +75,9 @@ class Settings:
     rate_limit_per_email: int
     rate_limit_window_seconds: int
     lead_min_fill_seconds: float
+    outbox_retry_base_seconds: float
+    outbox_max_attempts: int
+    outbox_poll_seconds: float
     # Consent and analytics (third-party scripts; empty means none).
     consent_script_url: str
     analytics_script_url: str
@@ -129,6 +132,9 @@ def get_settings() -> Settings:
         rate_limit_per_email=_int("RATE_LIMIT_PER_EMAIL", 3),
         rate_limit_window_seconds=_int("RATE_LIMIT_WINDOW_SECONDS", 60),
         lead_min_fill_seconds=float(_env("LEAD_MIN_FILL_SECONDS", "2") or 2),
+        outbox_retry_base_seconds=float(_env("OUTBOX_RETRY_BASE_SECONDS", "30") or 30),
+        outbox_max_attempts=_int("OUTBOX_MAX_ATTEMPTS", 12),
+        outbox_poll_seconds=float(_env("OUTBOX_POLL_SECONDS", "5") or 5),
         consent_script_url=_env("CONSENT_SCRIPT_URL"),
         analytics_script_url=_env("ANALYTICS_SCRIPT_URL"),
         oidc_issuer=_env("OIDC_ISSUER"),

@@ -7,19 +7,16 @@ with `reflex run --env prod --backend-only` exactly as `make run` does.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = ROOT / ".venv" / "bin"
-ARTIFACTS = ROOT / "test-artifacts"
+sys.path.insert(0, str(Path(__file__).parent))
+
+from servers import ARTIFACTS, BIN, ROOT, SiteServer, SmtpSink  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -32,67 +29,40 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _env(port: int) -> dict[str, str]:
-    env = dict(os.environ)
-    tools = str(ROOT / ".tools" / "node_modules" / ".bin")
-    env["PATH"] = os.pathsep.join([tools, str(BIN), env.get("PATH", "")])
-    env["PORT"] = str(port)
-    env["SITE_URL"] = f"http://127.0.0.1:{port}"
-    env["REFLEX_TELEMETRY_ENABLED"] = "false"
-    return env
-
-
-def _wait_until_up(url: str, proc: subprocess.Popen, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the site exited with {proc.returncode}")
-        try:
-            if httpx.get(url + "/ping", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    raise RuntimeError("the site did not come up")
+@pytest.fixture(scope="session")
+def workdir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("site")
 
 
 @pytest.fixture(scope="session")
-def site() -> Iterator[str]:
-    """Base URL of the production build, served like `make run` serves it."""
+def smtp() -> Iterator[SmtpSink]:
+    """The SMTP server the session's site sends its lead mail to."""
+    sink = SmtpSink().start()
+    yield sink
+    sink.stop()
+
+
+@pytest.fixture(scope="session")
+def site_server(workdir, smtp) -> Iterator[SiteServer]:
+    """The production build, served like `make run` serves it, with its own database."""
     port = int(os.environ.get("TEST_PORT", "8765"))
-    env = _env(port)
+    server = SiteServer(port, workdir, smtp)
     manifest = ROOT / ".web" / "build" / "client" / "exact-paths.json"
     if not manifest.exists():
         subprocess.run(
             [str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],
-            cwd=ROOT,
-            env=env,
-            check=True,
+            cwd=ROOT, env=server.env, check=True,
         )
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = (ARTIFACTS / "site.log").open("wb")
-    proc = subprocess.Popen(
-        [
-            str(BIN / "reflex"), "run", "--env", "prod", "--backend-only",
-            "--backend-host", "127.0.0.1", "--backend-port", str(port),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_up(url, proc)
-        yield url
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-        log.close()
+    server.migrate()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def site(site_server) -> str:
+    """Base URL of the session's production site."""
+    return site_server.url
 
 
 @pytest.fixture(scope="session")
@@ -140,8 +110,3 @@ def new_page(browser, page_errors):
     yield _open
     for context in contexts:
         context.close()
-
-
-def pytest_configure(config):
-    # The suite's helpers live beside the tests.
-    sys.path.insert(0, str(Path(__file__).parent))

@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import pytest
 
-from conftest import ARTIFACTS
+from servers import ARTIFACTS
 from marketing_site import routes
 
 pytestmark = pytest.mark.browser

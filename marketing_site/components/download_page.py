@@ -63,7 +63,7 @@ def audience_section(text: dict) -> rx.Component:
     )
 
 
-def form_section(text: dict) -> rx.Component:
+def form_section(text: dict, form: rx.Component) -> rx.Component:
     """The anchor of every download button; the lead form goes into `#download-form`."""
     return rx.el.section(
         rx.el.div(
@@ -73,7 +73,7 @@ def form_section(text: dict) -> rx.Component:
                 rx.el.ul(*[rx.el.li(fact) for fact in text["facts"]], class_name="download-facts"),
                 class_name="download-form__text",
             ),
-            rx.el.div(id=FORM_CONTAINER_ID, class_name="download-form__slot"),
+            rx.el.div(form, id=FORM_CONTAINER_ID, class_name="download-form__slot"),
             class_name="download-form container",
         ),
         id=FORM_SECTION_ID,
@@ -81,7 +81,7 @@ def form_section(text: dict) -> rx.Component:
     )
 
 
-def download_page(text: dict, banner: dict, cover: str) -> rx.Component:
+def download_page(text: dict, banner: dict, cover: str, form: rx.Component) -> rx.Component:
     """`text`: the page's words in its language; `cover`: the cover SVG's public path."""
     return rx.fragment(
         animated_banner(banner),
@@ -94,5 +94,5 @@ def download_page(text: dict, banner: dict, cover: str) -> rx.Component:
         ),
         summary_section(text),
         audience_section(text),
-        form_section(text),
+        form_section(text, form),
     )

@@ -25,7 +25,7 @@ FR = {
         "Chaque chapitre part d'une attente concrète de vos clients ou de vos équipes et se termine "
         "par des questions à vous poser avant de choisir vos outils."
     ),
-    "facts": ["Format PDF", "5 chapitres", "20 minutes de lecture"],
+    "facts": ["Format PDF", "5 chapitres", "10 minutes de lecture"],
     "summary_items": [
         {
             "title": "Vos clients vivent déjà en digital",
@@ -89,7 +89,7 @@ EN = {
         "Each chapter starts from a concrete expectation of your clients or your teams and ends with "
         "the questions to ask yourself before choosing your tools."
     ),
-    "facts": ["PDF format", "5 chapters", "20-minute read"],
+    "facts": ["PDF format", "5 chapters", "10-minute read"],
     "summary_items": [
         {
             "title": "Your clients already live digitally",

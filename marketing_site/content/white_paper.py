@@ -25,7 +25,7 @@ FR = {
         "Pour chaque tendance, le livre blanc décrit ce qui change pour les clients et pour les équipes, "
         "puis les premières étapes pour s'y préparer."
     ),
-    "facts": ["Format PDF", "6 tendances", "25 minutes de lecture"],
+    "facts": ["Format PDF", "6 tendances", "12 minutes de lecture"],
     "summary_items": [
         {
             "title": "Le modèle hybride s'impose",
@@ -95,7 +95,7 @@ EN = {
         "For each trend, the white paper describes what changes for clients and for teams, then the "
         "first steps to get ready."
     ),
-    "facts": ["PDF format", "6 trends", "25-minute read"],
+    "facts": ["PDF format", "6 trends", "12-minute read"],
     "summary_items": [
         {
             "title": "The hybrid model takes hold",

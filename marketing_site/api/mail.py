@@ -1,0 +1,148 @@
+"""POST /api/v1/mail/send: the lead forms' JSON API (SPEC §7), and its OpenAPI schema.
+
+200 accepted · 413 body too large · 415 not JSON · 422 per-field errors · 429 Retry-After.
+Only the status matters to the site's forms; the JSON bodies help other clients.
+"""
+
+from __future__ import annotations
+
+import json
+
+from anyio import to_thread
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from marketing_site.content.lead_forms import FORMS
+from marketing_site.services.leads import HONEYPOT_FIELD, MAX_FIELD_LENGTH, MAX_TEXT_LENGTH, submit_lead
+
+PATH = "/api/v1/mail/send"
+MAX_BODY_BYTES = 16 * 1024
+
+
+async def _read_limited(request: Request) -> bytes | None:
+    """The body, or None once it exceeds MAX_BODY_BYTES (read no further)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            return None
+    return bytes(body)
+
+
+def client_ip(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+async def send_mail(request: Request) -> JSONResponse:
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/json":
+        return JSONResponse({"error": "The body must be JSON (Content-Type: application/json)."}, 415)
+    try:
+        body = await _read_limited(request)
+    except ClientDisconnect:
+        return JSONResponse({"error": "The request was interrupted."}, 400)
+    if body is None:
+        return JSONResponse({"error": f"The body must be at most {MAX_BODY_BYTES} bytes."}, 413)
+    try:
+        payload = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return JSONResponse({"errors": {"body": "Not valid JSON."}}, 422)
+    if not isinstance(payload, dict):
+        return JSONResponse({"errors": {"body": "Must be a JSON object."}}, 422)
+    result = await to_thread.run_sync(
+        submit_lead, payload, client_ip(request), request.headers.get("idempotency-key")
+    )
+    if result.status == "rate_limited":
+        return JSONResponse(
+            {"error": "Too many requests. Try again later."},
+            429,
+            headers={"Retry-After": str(result.retry_after)},
+        )
+    if result.status == "invalid":
+        return JSONResponse({"errors": result.errors}, 422)
+    return JSONResponse({"status": "accepted"}, 200)
+
+
+def _text(max_length: int = MAX_FIELD_LENGTH) -> dict:
+    return {"type": "string", "minLength": 1, "maxLength": max_length, "pattern": r"^[^\x00-\x1f\x7f]*$"}
+
+
+OPENAPI = {
+    "openapi": "3.0.3",
+    "info": {"title": "Nereo marketing site API", "version": "1.0.0"},
+    "paths": {
+        PATH: {
+            "post": {
+                "summary": "Request a document: store the lead and mail the sales team.",
+                "operationId": "sendMail",
+                "parameters": [
+                    {
+                        "name": "Idempotency-Key",
+                        "in": "header",
+                        "required": False,
+                        "schema": {"type": "string", "maxLength": 200},
+                        "description": "The same key again means the same lead.",
+                    }
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Lead"}}},
+                },
+                "responses": {
+                    "200": {"description": "Accepted: the lead is stored and its mail queued."},
+                    "413": {"description": "Body larger than 16 KiB."},
+                    "415": {"description": "Body is not JSON."},
+                    "422": {
+                        "description": "Invalid fields.",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}},
+                    },
+                    "429": {
+                        "description": "Too many requests.",
+                        "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+                    },
+                },
+            }
+        }
+    },
+    "components": {
+        "schemas": {
+            "Lead": {
+                "type": "object",
+                "required": ["name", "phone", "company", "email", "subject"],
+                "properties": {
+                    "name": _text(),
+                    "firstname": _text(),
+                    "nom": {**_text(), "description": "The first name, as the generic form calls it."},
+                    "phone": {**_text(), "pattern": r"^\+?[0-9 ().\-/]{6,30}$"},
+                    "company": _text(),
+                    "email": {**_text(), "format": "email"},
+                    "subject": {"type": "string", "enum": [f["subject"] for f in FORMS.values()]},
+                    "text": {"type": "string", "maxLength": MAX_TEXT_LENGTH},
+                    "mailSent": {"type": "boolean", "nullable": True},
+                    "error": {"type": "boolean", "nullable": True},
+                    "lang": {"type": "string", "enum": ["fr", "en"]},
+                    "elapsedMs": {"type": "number", "description": "Time spent filling the form."},
+                    HONEYPOT_FIELD: {"type": "string", "maxLength": 0, "description": "Must stay empty."},
+                },
+            },
+            "Errors": {
+                "type": "object",
+                "properties": {"errors": {"type": "object", "additionalProperties": {"type": "string"}}},
+            },
+        }
+    },
+}
+
+
+async def openapi(_: Request) -> JSONResponse:
+    return JSONResponse(OPENAPI)
+
+
+ROUTES = [
+    Route(PATH, send_mail, methods=["POST"]),
+    Route("/api/v1/openapi.json", openapi, methods=["GET"]),
+]

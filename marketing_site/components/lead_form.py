@@ -1,0 +1,65 @@
+"""The one lead form (SPEC §3 generic form), driven by a form definition and a language.
+
+The form itself is client-side React (`assets/lead_form.jsx`): it posts to the JSON API and
+applies the per-form state rules of SPEC §4 from the response status alone.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site import routes
+from marketing_site.api.files import file_url
+from marketing_site.content import downloads, lead_forms
+
+
+class LeadForm(rx.Component):
+    library = "$/public/lead_form.jsx"
+    tag = "LeadForm"
+
+    form_key: rx.Var[str]
+    subject: rx.Var[str]
+    lang: rx.Var[str]
+    labels: rx.Var[dict[str, str]]
+    submit_label: rx.Var[str]
+    submitting_label: rx.Var[str]
+    success_text: rx.Var[str]
+    error_text: rx.Var[str]
+    required_note: rx.Var[str]
+    honeypot_label: rx.Var[str]
+    privacy_text: rx.Var[str]
+    privacy_href: rx.Var[str]
+    privacy_link_label: rx.Var[str]
+    file_url: rx.Var[str]
+    file_name: rx.Var[str]
+    thanks_path: rx.Var[str]
+    failure_mail_sent: rx.Var[bool | None]
+    track_conversion: rx.Var[bool]
+
+
+def lead_form(form_key: str, lang: str) -> rx.Component:
+    """The form of `lead_forms.FORMS[form_key]` in `lang` (labels, texts, thank-you route)."""
+    definition = lead_forms.FORMS[form_key]
+    words = lead_forms.FR if lang == "fr" else lead_forms.EN
+    document = downloads.DOCUMENTS[definition["document"]]
+    return LeadForm.create(
+        form_key=form_key,
+        subject=definition["subject"],
+        lang=lang,
+        labels=words["labels"],
+        submit_label=words["submit"],
+        submitting_label=words["submitting"],
+        success_text=words["success"].get(form_key, words["success"]["default"]),
+        error_text=words["error"],
+        required_note=words["required_note"],
+        honeypot_label=words["honeypot"],
+        privacy_text=words["privacy"],
+        privacy_href=routes.PRIVACY.path(lang),  # type: ignore[arg-type]
+        privacy_link_label=words["privacy_link"],
+        file_url=file_url(definition["document"]),
+        file_name=document["display_name"],
+        thanks_path=definition["thanks"][lang],
+        failure_mail_sent=definition["on_failure_mail_sent"],
+        # SPEC §4: the analytics conversion event is sent on English pages.
+        track_conversion=lang == "en",
+    )

@@ -1,0 +1,58 @@
+"""Leads and the mail outbox: a lead and its outbox row are written in one transaction."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, DateTime, Index
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _timestamp(**kwargs) -> Column:
+    return Column(DateTime(timezone=True), **kwargs)
+
+
+class Lead(SQLModel, table=True):
+    """A visitor who asked for a document, with the contact details they gave."""
+
+    __tablename__ = "lead"
+
+    id: int | None = Field(default=None, primary_key=True)
+    form: str = Field(max_length=40, index=True)
+    lang: str = Field(max_length=2)
+    name: str = Field(max_length=200)
+    firstname: str = Field(max_length=200)
+    phone: str = Field(max_length=200)
+    company: str = Field(max_length=200)
+    email: str = Field(max_length=200, index=True)
+    # Same key within the idempotency window = the same lead (double click, retried request).
+    idempotency_key: str = Field(max_length=64, unique=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False, index=True))
+
+
+class OutboxMessage(SQLModel, table=True):
+    """A mail to send about a lead; the worker claims it with a lease, then marks it."""
+
+    __tablename__ = "outbox_message"
+    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    lead_id: int = Field(foreign_key="lead.id", index=True)
+    # Stable Message-ID: a resend after a crash can be recognised downstream.
+    message_id: str = Field(max_length=200, unique=True)
+    mail_from: str = Field(max_length=320)
+    mail_to: str = Field(max_length=320)
+    reply_to: str = Field(max_length=320)
+    subject: str = Field(max_length=300)
+    body: str
+    status: str = Field(default="pending", max_length=10)  # pending | sending | sent | failed
+    attempts: int = Field(default=0)
+    next_attempt_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False))
+    locked_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    last_error: str | None = Field(default=None, max_length=500)
+    sent_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False))

@@ -1,0 +1,106 @@
+"""Operator commands for leads and the mail outbox.
+
+    python -m marketing_site.ops leads [--form ebook] [--limit 50]
+    python -m marketing_site.ops export [--output leads.csv]
+    python -m marketing_site.ops outbox [--status failed]
+    python -m marketing_site.ops retry (--id N ... | --failed)
+
+They use the database of DATABASE_URL, like the site.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from collections.abc import Sequence
+
+from sqlalchemy import update
+from sqlmodel import select
+
+from marketing_site.db import new_session
+from marketing_site.db.leads import Lead, OutboxMessage, utcnow
+
+LEAD_COLUMNS = ("id", "created_at", "form", "lang", "name", "firstname", "phone", "company", "email")
+
+
+def list_leads(form: str | None, limit: int) -> list[Lead]:
+    with new_session() as session:
+        query = select(Lead).order_by(Lead.id.desc()).limit(limit)  # type: ignore[union-attr]
+        if form:
+            query = query.where(Lead.form == form)
+        return list(session.exec(query).all())
+
+
+def export_leads(out) -> int:
+    writer = csv.writer(out)
+    writer.writerow(LEAD_COLUMNS)
+    count = 0
+    with new_session() as session:
+        for lead in session.exec(select(Lead).order_by(Lead.id)):  # type: ignore[arg-type]
+            writer.writerow([_csv_safe(getattr(lead, column)) for column in LEAD_COLUMNS])
+            count += 1
+    return count
+
+
+def _csv_safe(value) -> str:
+    """Neutralise spreadsheet formulas a visitor could have typed into a field."""
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") and not text[1:2].isdigit() else text
+
+
+def list_outbox(status: str | None) -> list[OutboxMessage]:
+    with new_session() as session:
+        query = select(OutboxMessage).order_by(OutboxMessage.id)  # type: ignore[arg-type]
+        if status:
+            query = query.where(OutboxMessage.status == status)
+        return list(session.exec(query).all())
+
+
+def retry(ids: Sequence[int], all_failed: bool) -> int:
+    """Put failed (or chosen) messages back in the queue, due now."""
+    with new_session() as session, session.begin():
+        statement = update(OutboxMessage).values(status="pending", next_attempt_at=utcnow(), locked_until=None)
+        if all_failed:
+            statement = statement.where(OutboxMessage.status == "failed")
+        else:
+            statement = statement.where(OutboxMessage.id.in_(ids)).where(OutboxMessage.status != "sent")  # type: ignore[union-attr]
+        return session.execute(statement).rowcount
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m marketing_site.ops", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    leads = commands.add_parser("leads", help="list the latest leads")
+    leads.add_argument("--form")
+    leads.add_argument("--limit", type=int, default=50)
+    export = commands.add_parser("export", help="export every lead as CSV")
+    export.add_argument("--output", help="file to write (default: standard output)")
+    outbox = commands.add_parser("outbox", help="show the mail outbox")
+    outbox.add_argument("--status", choices=("pending", "sending", "sent", "failed"))
+    again = commands.add_parser("retry", help="send failed mail again")
+    group = again.add_mutually_exclusive_group(required=True)
+    group.add_argument("--id", type=int, nargs="+", default=[])
+    group.add_argument("--failed", action="store_true", help="every failed message")
+    args = parser.parse_args(argv)
+
+    if args.command == "leads":
+        for lead in list_leads(args.form, args.limit):
+            print(f"{lead.id:>6}  {lead.created_at:%Y-%m-%d %H:%M}  {lead.form:<26} {lead.firstname} {lead.name} <{lead.email}>  {lead.company}")
+    elif args.command == "export":
+        if args.output:
+            with open(args.output, "w", newline="", encoding="utf-8") as out:
+                count = export_leads(out)
+            print(f"{count} leads written to {args.output}", file=sys.stderr)
+        else:
+            export_leads(sys.stdout)
+    elif args.command == "outbox":
+        for m in list_outbox(args.status):
+            print(f"{m.id:>6}  lead {m.lead_id:>6}  {m.status:<8} attempts={m.attempts}  {m.subject}  {m.last_error or ''}")
+    else:
+        print(f"{retry(args.id, args.failed)} message(s) queued again")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

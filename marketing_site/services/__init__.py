@@ -1,0 +1,1 @@
+"""Business rules: leads, mail, login, trial. Pages, state and API routes call these."""

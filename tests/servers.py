@@ -1,0 +1,148 @@
+"""Real servers on loopback for the tests: the production site and an SMTP server.
+
+`SiteServer` runs the production build exactly as `make run` does (`reflex run --env prod
+--backend-only`), with its own SQLite database and settings. `SmtpSink` is aiosmtpd on a
+loopback port; it can be stopped, restarted, or told to answer 4xx/5xx.
+"""
+
+from __future__ import annotations
+
+import email
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import threading
+import time
+from email.message import Message
+from pathlib import Path
+
+import httpx
+from aiosmtpd.controller import Controller
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = ROOT / ".venv" / "bin"
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class SmtpSink:
+    """An SMTP server on loopback that records what it accepts."""
+
+    def __init__(self, port: int | None = None):
+        self.port = port or free_port()
+        self.messages: list[Message] = []
+        self.reply: str | None = None  # e.g. "451 4.3.0 Try later" or "550 5.1.1 Refused"
+        self._lock = threading.Lock()
+        self._controller: Controller | None = None
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
+        if self.reply:
+            return self.reply
+        with self._lock:
+            self.messages.append(email.message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def start(self) -> SmtpSink:
+        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self._controller.start()
+        return self
+
+    def stop(self) -> None:
+        if self._controller is not None:
+            self._controller.stop()
+            self._controller = None
+
+    def received(self, subject: str | None = None, reply_to: str | None = None) -> list[Message]:
+        with self._lock:
+            return [
+                m
+                for m in self.messages
+                if (subject is None or m["Subject"] == subject) and (reply_to is None or m["Reply-To"] == reply_to)
+            ]
+
+    def wait_for(self, count: int, timeout: float = 20, **kwargs) -> list[Message]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = self.received(**kwargs)
+            if len(found) >= count:
+                return found
+            time.sleep(0.1)
+        return self.received(**kwargs)
+
+
+class SiteServer:
+    """The production build served on a loopback port, with its own database."""
+
+    def __init__(self, port: int, workdir: Path, smtp: SmtpSink | None = None, **settings: str):
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.db_path = workdir / f"site-{port}.db"
+        self.mail_dir = workdir / f"mail-{port}"
+        self.env = dict(os.environ)
+        self.env.update(
+            PATH=os.pathsep.join([str(ROOT / ".tools" / "node_modules" / ".bin"), str(BIN), self.env["PATH"]]),
+            PORT=str(port),
+            SITE_URL=self.url,
+            REFLEX_TELEMETRY_ENABLED="false",
+            DATABASE_URL=f"sqlite:///{self.db_path}",
+            MAIL_SINK_DIR=str(self.mail_dir),
+            LEAD_MIN_FILL_SECONDS="0.3",
+            RATE_LIMIT_PER_IP="100",
+            RATE_LIMIT_PER_EMAIL="3",
+            OUTBOX_RETRY_BASE_SECONDS="0.5",
+            OUTBOX_POLL_SECONDS="0.5",
+        )
+        if smtp is not None:
+            self.env.update(SMTP_HOST="127.0.0.1", SMTP_PORT=str(smtp.port), SMTP_STARTTLS="false",
+                            SMTP_TIMEOUT_SECONDS="3")
+        self.env.update(settings)
+        self.proc: subprocess.Popen | None = None
+
+    def migrate(self) -> None:
+        subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, env=self.env, check=True)
+
+    def start(self, timeout: float = 120) -> SiteServer:
+        ARTIFACTS.mkdir(exist_ok=True)
+        log = (ARTIFACTS / f"site-{self.port}.log").open("ab")
+        self.proc = subprocess.Popen(
+            [str(BIN / "reflex"), "run", "--env", "prod", "--backend-only",
+             "--backend-host", "127.0.0.1", "--backend-port", str(self.port)],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the site exited with {self.proc.returncode}; see {log.name}")
+            try:
+                if httpx.get(self.url + "/ping", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        raise RuntimeError("the site did not come up")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, sig)
+            self.proc.wait(timeout=20)
+        except ProcessLookupError:
+            pass
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.proc = None
+
+    def query(self, sql: str, *params) -> list[tuple]:
+        """Read the site's database directly (real SQLite, no ORM in between)."""
+        with sqlite3.connect(self.db_path, timeout=10) as db:
+            return db.execute(sql, params).fetchall()

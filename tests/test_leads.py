@@ -1,0 +1,273 @@
+"""The lead service and the outbox worker, on a real SQLite database and a real SMTP server."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from sqlmodel import select
+
+from servers import BIN, ROOT, SmtpSink
+
+EBOOK_SUBJECT = "Ebook download - Wealth manager new generation"
+
+
+def lead_payload(**overrides):
+    payload = {
+        "name": "Lefèvre",
+        "firstname": "Hélène",
+        "phone": "+33 1 23 45 67 89",
+        "company": "Banque Exemple",
+        "email": "helene.lefevre@example.com",
+        "subject": EBOOK_SUBJECT,
+        "text": "",
+        "mailSent": False,
+        "error": False,
+    }
+    payload.update(overrides)
+    return payload
+
+
+@pytest.fixture
+def service(tmp_path, monkeypatch):
+    """The service modules bound to a fresh migrated database and fresh rate limits."""
+    from marketing_site import db, settings
+    from marketing_site.services import leads
+
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'leads.db'}")
+    monkeypatch.setenv("MAIL_SINK_DIR", str(tmp_path / "mail"))
+    monkeypatch.setenv("RATE_LIMIT_PER_IP", "5")
+    monkeypatch.setenv("RATE_LIMIT_PER_EMAIL", "3")
+    monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "0.01")
+    monkeypatch.delenv("SMTP_HOST", raising=False)
+    for cached in (settings.get_settings, db.get_engine, leads._limiters):
+        cached.cache_clear()
+    subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, check=True)
+    yield leads
+    for cached in (settings.get_settings, db.get_engine, leads._limiters):
+        cached.cache_clear()
+
+
+def _rows(model):
+    from marketing_site.db import new_session
+
+    with new_session() as session:
+        return session.exec(select(model)).all()
+
+
+def _run(coro):
+    # In a thread of its own: Playwright's sync API may own this thread's event loop.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def test_accepted_lead_and_its_mail_are_stored_together(service):
+    from marketing_site.db.leads import Lead, OutboxMessage
+
+    result = service.submit_lead(lead_payload(), "10.0.0.1")
+    assert result.status == "accepted"
+    [lead] = _rows(Lead)
+    [message] = _rows(OutboxMessage)
+    assert (lead.form, lead.firstname, lead.email) == ("ebook", "Hélène", "helene.lefevre@example.com")
+    assert message.lead_id == lead.id and message.status == "pending"
+    assert message.subject == EBOOK_SUBJECT
+    assert message.reply_to == "helene.lefevre@example.com"
+    assert message.body == (
+        "Prénom : Hélène\nNom : Lefèvre\nTéléphone : +33 1 23 45 67 89\n"
+        "Email : helene.lefevre@example.com\nSociété : Banque Exemple\n"
+    )
+
+
+def test_first_name_may_come_as_nom(service):
+    payload = lead_payload(nom="Hélène")
+    del payload["firstname"]
+    assert service.submit_lead(payload, "10.0.0.1").status == "accepted"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"name": ""}, "name"),
+        ({"company": None}, "company"),
+        ({"email": "not-an-email"}, "email"),
+        ({"phone": "call me"}, "phone"),
+        ({"phone": "12"}, "phone"),
+        ({"company": "x" * 201}, "company"),
+        ({"name": "Dupont\r\nBcc: x@example.com"}, "name"),
+        ({"firstname": "Ann\x00e"}, "firstname"),
+        ({"website": "http://spam.example"}, "website"),
+        ({"subject": "Anything else"}, "subject"),
+        ({"elapsedMs": 40}, "elapsedMs"),
+        ({"mailSent": "yes"}, "mailSent"),
+    ],
+)
+def test_invalid_input_is_refused_and_nothing_stored(service, overrides, field):
+    from marketing_site.db.leads import Lead, OutboxMessage
+
+    result = service.submit_lead(lead_payload(**overrides), "10.0.0.2")
+    assert result.status == "invalid"
+    assert field in result.errors
+    assert _rows(Lead) == [] and _rows(OutboxMessage) == []
+
+
+def test_two_hundred_characters_are_accepted(service):
+    assert service.submit_lead(lead_payload(company="x" * 200), "10.0.0.3").status == "accepted"
+
+
+def test_double_submission_makes_one_lead(service):
+    from marketing_site.db.leads import Lead, OutboxMessage
+
+    first = service.submit_lead(lead_payload(), "10.0.0.4", client_key="form-1")
+    second = service.submit_lead(lead_payload(), "10.0.0.4", client_key="form-1")
+    assert (first.status, second.status) == ("accepted", "accepted")
+    assert second.duplicate and second.lead_id == first.lead_id
+    # Without a client key, the same content within the window is the same lead too.
+    service.submit_lead(lead_payload(email="b@example.com"), "10.0.0.4")
+    again = service.submit_lead(lead_payload(email="b@example.com"), "10.0.0.4")
+    assert again.duplicate
+    assert len(_rows(Lead)) == 2 and len(_rows(OutboxMessage)) == 2
+
+
+def test_concurrent_twins_make_one_lead(service):
+    from marketing_site.db.leads import Lead
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: service.submit_lead(lead_payload(), "10.0.0.5", "same"), range(4)))
+    assert {r.status for r in results} == {"accepted"}
+    assert len(_rows(Lead)) == 1
+
+
+def test_rate_limits_per_ip_and_per_email(service):
+    statuses = [service.submit_lead(lead_payload(email=f"p{i}@example.com"), "10.0.0.6").status for i in range(7)]
+    assert statuses == ["accepted"] * 5 + ["rate_limited"] * 2
+    limited = service.submit_lead(lead_payload(email="x@example.com"), "10.0.0.6")
+    assert limited.retry_after >= 1
+    by_email = [
+        service.submit_lead(lead_payload(company=f"C{i}", email="same@example.com"), f"10.1.0.{i}").status
+        for i in range(4)
+    ]
+    assert by_email == ["accepted"] * 3 + ["rate_limited"]
+
+
+def test_outbox_delivers_once_through_smtp(service, monkeypatch):
+    from marketing_site.db.leads import OutboxMessage
+    from marketing_site.services import mail
+
+    sink = SmtpSink().start()
+    try:
+        monkeypatch.setenv("SMTP_HOST", "127.0.0.1")
+        monkeypatch.setenv("SMTP_PORT", str(sink.port))
+        monkeypatch.setenv("SMTP_STARTTLS", "false")
+        from marketing_site import settings
+
+        settings.get_settings.cache_clear()
+        service.submit_lead(lead_payload(), "10.0.0.7")
+        assert _run(mail.process_due()) == 1
+        assert _run(mail.process_due()) == 0
+        [received] = sink.received()
+        assert received["Subject"] == EBOOK_SUBJECT
+        assert received["Reply-To"] == "helene.lefevre@example.com"
+        assert received["To"] == settings.get_settings().lead_mail_to
+        assert "Société : Banque Exemple" in received.get_payload(decode=True).decode()
+        [message] = _rows(OutboxMessage)
+        assert message.status == "sent" and message.attempts == 1
+    finally:
+        sink.stop()
+
+
+def test_outbox_retries_4xx_and_downtime_and_gives_up_on_5xx(service, monkeypatch):
+    from marketing_site import settings
+    from marketing_site.db.leads import OutboxMessage
+    from marketing_site.services import mail
+
+    sink = SmtpSink()
+    monkeypatch.setenv("SMTP_HOST", "127.0.0.1")
+    monkeypatch.setenv("SMTP_PORT", str(sink.port))
+    monkeypatch.setenv("SMTP_STARTTLS", "false")
+    monkeypatch.setenv("SMTP_TIMEOUT_SECONDS", "2")
+    settings.get_settings.cache_clear()
+    service.submit_lead(lead_payload(), "10.0.0.8")
+    # Server down: a temporary failure, retried later.
+    _run(mail.process_due())
+    [message] = _rows(OutboxMessage)
+    assert (message.status, message.attempts) == ("pending", 1)
+    sink.start()
+    try:
+        sink.reply = "451 4.3.0 Try again later"
+        _force_due()
+        _run(mail.process_due())
+        [message] = _rows(OutboxMessage)
+        assert (message.status, message.attempts) == ("pending", 2)
+        assert "451" in message.last_error
+        sink.reply = None
+        _force_due()
+        _run(mail.process_due())
+        assert len(sink.received()) == 1
+        assert _rows(OutboxMessage)[0].status == "sent"
+        # A permanent refusal is recorded, not retried.
+        service.submit_lead(lead_payload(email="other@example.com"), "10.0.0.9")
+        sink.reply = "550 5.1.1 Mailbox unavailable"
+        _run(mail.process_due())
+        refused = [m for m in _rows(OutboxMessage) if m.reply_to == "other@example.com"][0]
+        assert refused.status == "failed" and "550" in refused.last_error
+        _force_due()
+        assert _run(mail.process_due()) == 0
+    finally:
+        sink.stop()
+
+
+def _force_due():
+    from sqlalchemy import update
+
+    from marketing_site.db import new_session
+    from marketing_site.db.leads import OutboxMessage, utcnow
+
+    with new_session() as session, session.begin():
+        session.execute(update(OutboxMessage).values(next_attempt_at=utcnow()))
+
+
+def test_a_message_is_claimed_by_one_worker_only(service):
+    from marketing_site.db.leads import utcnow
+    from marketing_site.services import mail
+
+    for i in range(6):
+        service.submit_lead(lead_payload(email=f"c{i}@example.com"), f"10.2.0.{i}")
+    now = utcnow()
+    with ThreadPoolExecutor(3) as pool:
+        claims = list(pool.map(lambda _: [m.id for m in mail.claim_due(now)], range(3)))
+    claimed = [i for batch in claims for i in batch]
+    assert sorted(claimed) == sorted(set(claimed)) and len(claimed) == 6
+
+
+def test_backoff_grows_exponentially_with_jitter():
+    from marketing_site.services.mail import backoff_seconds
+
+    for attempts, base in ((1, 30), (2, 60), (3, 120), (20, 3600)):
+        delay = backoff_seconds(attempts, 30)
+        assert 0.5 * base <= delay <= 1.5 * base
+
+
+def test_operator_commands_list_export_and_retry(service, tmp_path, capsys):
+    from sqlalchemy import update
+
+    from marketing_site import ops
+    from marketing_site.db import new_session
+    from marketing_site.db.leads import OutboxMessage
+
+    service.submit_lead(lead_payload(company="=HYPERLINK(\"x\")"), "10.3.0.1")
+    assert ops.main(["leads"]) == 0
+    assert "helene.lefevre@example.com" in capsys.readouterr().out
+    out = tmp_path / "leads.csv"
+    ops.main(["export", "--output", str(out)])
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("id,created_at,form")
+    assert "'=HYPERLINK" in lines[1]  # a formula typed by a visitor stays text
+    with new_session() as session, session.begin():
+        session.execute(update(OutboxMessage).values(status="failed"))
+    ops.main(["outbox", "--status", "failed"])
+    assert EBOOK_SUBJECT in capsys.readouterr().out
+    ops.main(["retry", "--failed"])
+    assert "1 message(s) queued again" in capsys.readouterr().out
+    assert _rows(OutboxMessage)[0].status == "pending"
