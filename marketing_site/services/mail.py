@@ -103,8 +103,8 @@ def backoff_seconds(attempts: int, base: float) -> float:
     return delay * random.uniform(0.5, 1.5)
 
 
-def claim_due(now: datetime) -> list[OutboxMessage]:
-    """Claim up to BATCH due messages; a message is claimed by exactly one worker."""
+def claim_due(now: datetime, limit: int = BATCH) -> list[OutboxMessage]:
+    """Claim up to `limit` due messages; a message is claimed by exactly one worker."""
     claimed = []
     # Long enough for one delivery attempt; a worker that died mid-way frees it when it ends.
     lease = timedelta(seconds=get_settings().smtp_timeout_seconds * 2 + 10)
@@ -116,7 +116,7 @@ def claim_due(now: datetime) -> list[OutboxMessage]:
             .where(OutboxMessage.next_attempt_at <= now)
             .where(free)
             .order_by(OutboxMessage.next_attempt_at)
-            .limit(BATCH)
+            .limit(limit)
         ).all()
     for message_id in candidates:
         # A conditional update is the claim: of several workers, exactly one changes the row.
@@ -164,11 +164,16 @@ async def send_one(message: OutboxMessage) -> str:
 
 
 async def process_due() -> int:
-    """Send every message due now; returns how many were attempted."""
-    messages = await asyncio.to_thread(claim_due, utcnow())
-    for message in messages:
-        await send_one(message)
-    return len(messages)
+    """Send every message due now, one claim at a time (so no lease outlives its attempt);
+    returns how many were attempted."""
+    attempted = 0
+    while attempted < BATCH:
+        claimed = await asyncio.to_thread(claim_due, utcnow(), 1)
+        if not claimed:
+            break
+        await send_one(claimed[0])
+        attempted += 1
+    return attempted
 
 
 class _Wakeup:
