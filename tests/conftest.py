@@ -39,6 +39,8 @@ def _env(port: int) -> dict[str, str]:
     env["PORT"] = str(port)
     env["SITE_URL"] = f"http://127.0.0.1:{port}"
     env["REFLEX_TELEMETRY_ENABLED"] = "false"
+    # As `make test` builds it: the consent tests answer this URL themselves.
+    env.setdefault("ANALYTICS_SCRIPT_URL", f"http://127.0.0.1:{port}/__test-analytics.js")
     return env
 
 
