@@ -43,8 +43,12 @@ run: migrate
 dev: migrate
 	$(BIN)/reflex run
 
+# The test build points ANALYTICS_SCRIPT_URL at a loopback path of the test site that only the
+# consent tests answer (with Playwright's request interception): any other request to it is a 404.
+TEST_ANALYTICS_URL = http://127.0.0.1:$(TEST_PORT)/__test-analytics.js
+
 test: migrate chromium
-	$(MAKE) --no-print-directory build PORT=$(TEST_PORT)
+	ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
 	TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest
 
 clean:

@@ -99,6 +99,8 @@ class SiteServer:
             OUTBOX_RETRY_BASE_SECONDS="0.5",
             OUTBOX_POLL_SECONDS="0.5",
         )
+        # As `make test` builds it: the consent tests answer this URL themselves.
+        self.env.setdefault("ANALYTICS_SCRIPT_URL", f"{self.url}/__test-analytics.js")
         if smtp is not None:
             self.env.update(SMTP_HOST="127.0.0.1", SMTP_PORT=str(smtp.port), SMTP_STARTTLS="false",
                             SMTP_TIMEOUT_SECONDS="3")

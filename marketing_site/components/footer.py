@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site import routes
+from marketing_site.components.consent import consent_settings_button
 from marketing_site.components.links import link
 from marketing_site.components.sections import image
 from marketing_site.content import layout as words
@@ -72,6 +73,7 @@ def footer(lang: str) -> rx.Component:
                 rx.el.li(link(text["footer_legal"], routes.LEGAL_NOTICE.path(lang))),  # type: ignore[arg-type]
                 rx.el.li(link(text["footer_privacy"], routes.PRIVACY.path(lang))),  # type: ignore[arg-type]
                 rx.el.li(link(text["footer_terms"], routes.SALES_TERMS.path(lang))),  # type: ignore[arg-type]
+                rx.el.li(consent_settings_button(lang)) if not settings.consent_script_url else rx.fragment(),
                 class_name="footer__legal",
             ),
             class_name="footer__bottom container",

@@ -6,6 +6,7 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components.client import PageFrame
+from marketing_site.components.consent import consent_manager
 from marketing_site.components.footer import footer
 from marketing_site.components.navbar import navbar
 from marketing_site.content import layout as words
@@ -18,6 +19,9 @@ def site_layout(path: str, *children: rx.Component) -> rx.Component:
     lang = routes.page_lang(path)
     text = words.EN if lang == "en" else words.FR
     return PageFrame.create(
+        # First in the document (before the skip link) so keyboard and screen-reader users
+        # meet it first; shown fixed at the bottom of the window.
+        consent_manager(lang),
         rx.el.a(text["skip_to_content"], href=f"#{MAIN_ID}", class_name="skip-link"),
         navbar(path),
         rx.el.main(*children, id=MAIN_ID, class_name="page-enter", tab_index=-1),

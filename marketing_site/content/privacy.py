@@ -435,6 +435,7 @@ FR = {
                         "l'agenda de réservation, peuvent alors ne plus s'afficher."
                     )
                 },
+                {"consent_settings": True},
                 {"subtitle": "Liste détaillée des cookies"},
                 {
                     "cookie_declaration": (
@@ -876,6 +877,7 @@ EN = {
                         "displayed."
                     )
                 },
+                {"consent_settings": True},
                 {"subtitle": "Detailed list of cookies"},
                 {
                     "cookie_declaration": (

@@ -11,7 +11,9 @@ section a dict with an anchor `id`, a `title` and a list of `blocks`. A block is
 - `{"facts": [{"term": str, "value": str | link}, ...]}`: a definition list (identity blocks);
 - `{"table": {"caption": str, "columns": [str, ...], "rows": [[str, ...], ...]}}`;
 - `{"cookie_declaration": str}`: the element the consent service fills with its cookie
-  tables; the sentence shows until it does.
+  tables; the sentence shows until it does;
+- `{"consent_settings": True}`: the "cookie settings" button that reopens the consent
+  banner (nothing when a third-party consent service is configured).
 
 A link is `{"label": str, "to": target, "anchor": str}`: the target is a `routes.Page`,
 `"email"` (the contact address; an empty label shows the address) or an https URL.
@@ -22,6 +24,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site import routes
+from marketing_site.components.consent import consent_settings_button
 from marketing_site.components.links import link
 from marketing_site.components.sections import hero, image
 from marketing_site.content import legal_document as frame_words
@@ -111,6 +114,8 @@ def _block(block: dict, lang: str) -> rx.Component:
             id="cookie-declaration",
             class_name="legal-cookie-declaration",
         )
+    if "consent_settings" in block:
+        return rx.el.p(consent_settings_button(lang, "consent-settings btn btn--secondary"))
     raise ValueError(f"unknown legal-document block: {sorted(block)}")
 
 

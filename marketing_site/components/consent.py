@@ -1,0 +1,81 @@
+"""Python handles on the consent module of `assets/consent.jsx` (client-only React).
+
+- `consent_manager(lang)`: included once by the layout on every page. Without a consent
+  service (CONSENT_SCRIPT_URL empty) it shows our banner until the visitor chooses; with one,
+  it loads that service's script instead. Either way it installs `window.nereoConsent`.
+- `consent_settings_button(lang)`: reopens our banner ("Gérer les cookies"); nothing is
+  rendered when a consent service owns consent (the service renders its own controls in
+  `#cookie-declaration`).
+- `conversion_event(name, data)`: an event a Reflex handler yields to send an analytics
+  event; a no-op in the browser without analytics consent.
+
+Both script URLs are read when the frontend is built.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import reflex as rx
+
+from marketing_site import routes
+from marketing_site.content import consent as words
+from marketing_site.pages.typography import french_spacing
+from marketing_site.settings import get_settings
+
+CONSENT_JS = "$/public/consent.jsx"
+COOKIE_NAME = "nereo_consent"
+COOKIE_MAX_AGE_DAYS = 182
+
+
+class ConsentManager(rx.Component):
+    """Our banner and customise panel, or the third-party service's script."""
+
+    library = CONSENT_JS
+    tag = "ConsentManager"
+    texts: rx.Var[dict[str, str]]
+    privacy_href: rx.Var[str]
+    analytics_url: rx.Var[str]
+    consent_script_url: rx.Var[str]
+
+
+class ConsentSettingsButton(rx.Component):
+    """A button that reopens the banner (`window.nereoConsent.open()`)."""
+
+    library = CONSENT_JS
+    tag = "ConsentSettingsButton"
+    label: rx.Var[str]
+
+
+def texts(lang: str) -> dict[str, str]:
+    """The banner's words in `lang`, French typography applied to the French ones."""
+    return french_spacing(words.FR) if lang == "fr" else words.EN
+
+
+def consent_manager(lang: str) -> rx.Component:
+    settings = get_settings()
+    return ConsentManager.create(
+        texts=texts(lang),
+        privacy_href=routes.PRIVACY.path(lang),  # type: ignore[arg-type]
+        analytics_url=settings.analytics_script_url,
+        consent_script_url=settings.consent_script_url,
+    )
+
+
+def consent_settings_button(lang: str, class_name: str = "consent-settings") -> rx.Component:
+    if get_settings().consent_script_url:
+        return rx.fragment()
+    return ConsentSettingsButton.create(label=texts(lang)["settings"], class_name=class_name)
+
+
+def conversion_event(name: str, data: dict[str, Any] | None = None) -> rx.event.EventSpec:
+    """`yield conversion_event("conversion", {...})` from an event handler.
+
+    Runs `window.nereoConsent.track(name, data)` in the browser: sent to the analytics
+    library only with analytics consent, dropped otherwise.
+    """
+    payload = json.dumps(data or {}, ensure_ascii=False)
+    return rx.call_script(
+        f"window.nereoConsent && window.nereoConsent.track({json.dumps(name)}, {payload})"
+    )

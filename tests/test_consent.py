@@ -1,0 +1,327 @@
+"""Consent and conversions (lead-capture issue): our banner, the six-month choice, and the
+analytics script and conversion event only after consent.
+
+The test build's ANALYTICS_SCRIPT_URL points at `/__test-analytics.js` on the test site (see
+the Makefile); these tests answer it with Playwright's interception and record every request
+to it. Before any script runs, `window.dataLayer.push` is wrapped to record each push and
+whether the analytics script had loaded by then.
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import parse_qs, quote
+
+import pytest
+
+from marketing_site import routes
+from marketing_site.components.consent import COOKIE_MAX_AGE_DAYS, COOKIE_NAME
+from marketing_site.content import consent as words
+
+pytestmark = pytest.mark.browser
+
+ANALYTICS_PATH = "/__test-analytics.js"
+RECORD_PUSHES = """
+window.__pushes = [];
+window.dataLayer = [];
+window.dataLayer.push = function (event) {
+  window.__pushes.push({event: event, scriptLoaded: window.__analyticsLoads || 0});
+  return Array.prototype.push.call(this, event);
+};
+"""
+ANALYTICS_SCRIPT = "window.__analyticsLoads = (window.__analyticsLoads || 0) + 1;"
+EN_PAGE = routes.WHITE_PAPER.en
+FR_PAGE = routes.HOME.fr
+
+
+class Visit:
+    """A page in a fresh browser context, with the analytics URL answered and recorded."""
+
+    def __init__(self, new_page, site: str, **kwargs):
+        self.site = site
+        self.page = new_page(**kwargs)
+        self.requests: list[str] = []
+        self.page.add_init_script(RECORD_PUSHES)
+        self.page.context.on(
+            "request", lambda r: self.requests.append(r.url) if ANALYTICS_PATH in r.url else None
+        )
+        self.page.context.route(
+            f"**{ANALYTICS_PATH}",
+            lambda route: route.fulfill(status=200, content_type="text/javascript", body=ANALYTICS_SCRIPT),
+        )
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.site + quote(path, safe="/#"), wait_until="networkidle")
+        self.page.wait_for_function("window.nereoConsent !== undefined")
+
+    def reload(self) -> None:
+        self.page.reload(wait_until="networkidle")
+        self.page.wait_for_function("window.nereoConsent !== undefined")
+
+    @property
+    def banner(self):
+        return self.page.get_by_role("dialog", name=words.FR["label"]).or_(
+            self.page.get_by_role("dialog", name=words.EN["label"])
+        )
+
+    def track(self, name: str = "conversion", data: dict | None = None) -> bool:
+        return self.page.evaluate(
+            "([n, d]) => window.nereoConsent.track(n, d)", [name, data or {"form": "white_paper"}]
+        )
+
+    def pushes(self) -> list[dict]:
+        return self.page.evaluate("window.__pushes")
+
+    def cookie(self) -> dict | None:
+        found = [c for c in self.page.context.cookies() if c["name"] == COOKIE_NAME]
+        return found[0] if found else None
+
+    def choice(self) -> dict[str, str]:
+        cookie = self.cookie()
+        assert cookie is not None
+        return {k: v[0] for k, v in parse_qs(cookie["value"]).items()}
+
+
+def _button(visit: Visit, lang: str, key: str):
+    texts = words.FR if lang == "fr" else words.EN
+    return visit.banner.get_by_role("button", name=texts[key], exact=True)
+
+
+@pytest.mark.parametrize(("path", "lang"), [(FR_PAGE, "fr"), (EN_PAGE, "en")])
+def test_nothing_is_tracked_before_a_choice(new_page, site, page_errors, path, lang):
+    visit = Visit(new_page, site)
+    visit.goto(path)
+    banner = visit.banner
+    banner.wait_for()
+    texts = words.FR if lang == "fr" else words.EN
+    assert banner.get_attribute("aria-label") == texts["label"]
+    assert banner.get_by_role("heading", name=texts["title"]).is_visible()
+    assert banner.get_by_role("link").get_attribute("href") == routes.PRIVACY.path(lang)
+    for key in ("accept_all", "refuse_all", "customise"):
+        assert _button(visit, lang, key).is_visible()
+    visit.page.wait_for_timeout(800)
+    assert visit.track() is False
+    visit.page.wait_for_timeout(500)
+    assert visit.requests == []
+    assert visit.pushes() == []
+    assert visit.page.evaluate("document.getElementById('nereo-analytics')") is None
+    assert visit.cookie() is None
+    assert page_errors == []
+
+
+def test_refuse_all_sends_nothing_even_after_reload(new_page, site, page_errors):
+    visit = Visit(new_page, site)
+    visit.goto(EN_PAGE)
+    _button(visit, "en", "refuse_all").click()
+    visit.banner.wait_for(state="detached")
+    assert visit.choice()["analytics"] == "0"
+    assert visit.track() is False
+    visit.reload()
+    visit.page.wait_for_timeout(500)
+    assert visit.banner.count() == 0
+    assert visit.track() is False
+    visit.goto(FR_PAGE)
+    visit.page.wait_for_timeout(500)
+    assert visit.banner.count() == 0
+    assert visit.track() is False
+    visit.page.wait_for_timeout(300)
+    assert visit.requests == []
+    assert visit.pushes() == []
+    assert page_errors == []
+
+
+def test_accept_all_on_an_english_page_sends_the_conversion_event(new_page, site, page_errors):
+    visit = Visit(new_page, site)
+    visit.goto(EN_PAGE)
+    assert visit.requests == []
+    _button(visit, "en", "accept_all").click()
+    visit.banner.wait_for(state="detached")
+    visit.page.wait_for_function("window.__analyticsLoads === 1")
+    assert visit.requests == [site + ANALYTICS_PATH]
+    assert visit.choice()["analytics"] == "1"
+    assert visit.pushes() == []  # nothing is sent on its own
+    # What the English lead form calls after a successful download.
+    assert visit.track("conversion", {"form": "white_paper", "page": EN_PAGE}) is True
+    assert visit.pushes() == [
+        {"event": {"form": "white_paper", "page": EN_PAGE, "event": "conversion"}, "scriptLoaded": 1}
+    ]
+    # The choice persists: no banner after a reload, the script loads again by itself.
+    visit.reload()
+    visit.page.wait_for_function("window.__analyticsLoads === 1")
+    assert visit.banner.count() == 0
+    assert len(visit.requests) == 2
+    assert page_errors == []
+
+
+def test_an_event_tracked_while_the_script_loads_is_sent_once_it_has(new_page, site):
+    visit = Visit(new_page, site)
+    visit.goto(EN_PAGE)
+    # Accept and track in the same task: the script cannot have loaded yet.
+    sent = visit.page.evaluate(
+        "() => { window.nereoConsent.grant('analytics'); return window.nereoConsent.track('conversion', {n: 1}); }"
+    )
+    assert sent is True
+    visit.page.wait_for_function("window.__pushes.length === 1")
+    assert visit.pushes() == [{"event": {"n": 1, "event": "conversion"}, "scriptLoaded": 1}]
+
+
+def test_the_choice_is_kept_six_months_in_a_first_party_cookie(new_page, site):
+    visit = Visit(new_page, site)
+    visit.goto(FR_PAGE)
+    _button(visit, "fr", "accept_all").click()
+    visit.banner.wait_for(state="detached")
+    cookie = visit.cookie()
+    assert cookie is not None
+    lifetime_days = (cookie["expires"] - time.time()) / 86400
+    assert COOKIE_MAX_AGE_DAYS - 1 < lifetime_days <= COOKIE_MAX_AGE_DAYS
+    assert cookie["sameSite"] == "Lax"
+    assert cookie["path"] == "/"
+    assert cookie["domain"] == "127.0.0.1"
+    assert visit.choice()["v"] == "1"
+
+
+def test_a_choice_of_an_older_version_is_asked_again(new_page, site):
+    visit = Visit(new_page, site)
+    visit.page.context.add_cookies([{"name": COOKIE_NAME, "value": "v=0&analytics=1", "url": site}])
+    visit.goto(EN_PAGE)
+    visit.banner.wait_for()
+    visit.page.wait_for_timeout(500)
+    assert visit.track() is False
+    assert visit.requests == []
+
+
+def test_customise_with_analytics_off_behaves_like_refuse(new_page, site, page_errors):
+    visit = Visit(new_page, site)
+    visit.goto(EN_PAGE)
+    customise = _button(visit, "en", "customise")
+    assert customise.get_attribute("aria-expanded") == "false"
+    customise.click()
+    assert customise.get_attribute("aria-expanded") == "true"
+    panel = visit.page.locator(f'[id="{customise.get_attribute("aria-controls")}"]')
+    necessary = panel.get_by_role("checkbox", name=words.EN["necessary_label"])
+    analytics = panel.get_by_role("checkbox", name=words.EN["analytics_label"])
+    assert necessary.is_checked() and necessary.is_disabled()
+    assert not analytics.is_checked()
+    assert panel.get_by_text(words.EN["always_on"]).is_visible()
+    _button(visit, "en", "save").click()
+    visit.banner.wait_for(state="detached")
+    assert visit.choice()["analytics"] == "0"
+    visit.reload()
+    visit.page.wait_for_timeout(500)
+    assert visit.banner.count() == 0
+    assert visit.track() is False
+    visit.page.wait_for_timeout(300)
+    assert visit.requests == []
+    assert visit.pushes() == []
+    assert page_errors == []
+
+
+def test_customise_with_analytics_on_loads_analytics(new_page, site):
+    visit = Visit(new_page, site)
+    visit.goto(FR_PAGE)
+    _button(visit, "fr", "customise").click()
+    visit.banner.get_by_role("checkbox", name=words.FR["analytics_label"]).check()
+    _button(visit, "fr", "save").click()
+    visit.page.wait_for_function("window.__analyticsLoads === 1")
+    assert visit.choice()["analytics"] == "1"
+
+
+@pytest.mark.parametrize("where", ["privacy", "footer"])
+def test_cookie_settings_reopen_the_banner(new_page, site, page_errors, where):
+    visit = Visit(new_page, site)
+    visit.goto(routes.PRIVACY.fr)
+    _button(visit, "fr", "refuse_all").click()
+    visit.banner.wait_for(state="detached")
+    scope = visit.page.locator("#cookies" if where == "privacy" else "footer")
+    settings = scope.get_by_role("button", name=words.FR["settings"])
+    settings.click()
+    visit.banner.wait_for()
+    analytics = visit.banner.get_by_role("checkbox", name=words.FR["analytics_label"])
+    assert not analytics.is_checked()  # the current choice
+    analytics.check()
+    _button(visit, "fr", "save").click()
+    visit.banner.wait_for(state="detached")
+    visit.page.wait_for_function("window.__analyticsLoads === 1")
+    assert visit.choice()["analytics"] == "1"
+    assert visit.page.evaluate("document.activeElement.textContent") == words.FR["settings"]
+    # Withdrawing is as easy: nothing more is sent (the loaded script stays in this page).
+    settings.click()
+    _button(visit, "fr", "refuse_all").click()
+    assert visit.track() is False
+    assert visit.pushes() == []
+    assert page_errors == []
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_accept_and_refuse_are_equally_prominent_and_the_page_stays_usable(new_page, site, page_errors, width):
+    visit = Visit(new_page, site, width=width, height=740)
+    visit.goto(FR_PAGE)
+    accept, refuse = _button(visit, "fr", "accept_all"), _button(visit, "fr", "refuse_all")
+    style = (
+        "e => { const s = getComputedStyle(e), r = e.getBoundingClientRect();"
+        " return [Math.round(r.width), Math.round(r.height), s.backgroundColor, s.color, s.fontSize,"
+        " s.fontWeight, s.borderTopWidth, s.borderTopColor, s.borderRadius]; }"
+    )
+    assert accept.evaluate(style) == refuse.evaluate(style)
+    box = visit.banner.bounding_box()
+    assert box["y"] + box["height"] == pytest.approx(740, abs=1)  # at the bottom
+    assert box["height"] < 740 * 0.5  # never the whole window
+    assert visit.banner.evaluate("e => getComputedStyle(e).position") == "fixed"
+    assert visit.page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    # The page keeps room for it: the footer's last link can be scrolled clear of it.
+    last = visit.page.locator("footer a").last
+    last.scroll_into_view_if_needed()
+    visit.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    visit.page.wait_for_timeout(200)
+    assert last.bounding_box()["y"] + last.bounding_box()["height"] <= box["y"]
+    # Choosing removes it without moving the page.
+    top = visit.page.locator("main").evaluate("e => e.getBoundingClientRect().top + window.scrollY")
+    accept.click()
+    visit.banner.wait_for(state="detached")
+    assert visit.page.locator("main").evaluate("e => e.getBoundingClientRect().top + window.scrollY") == top
+    assert page_errors == []
+
+
+def test_banner_is_keyboard_operable_with_visible_focus(new_page, site, page_errors):
+    visit = Visit(new_page, site)
+    visit.goto(EN_PAGE)
+    visit.banner.wait_for()
+    # The banner comes first in the document: the first Tab stops reach it.
+    visit.page.keyboard.press("Tab")
+    assert visit.page.evaluate("document.activeElement.closest('[role=dialog]') !== null")
+    focused = []
+    for _ in range(4):
+        focused.append(visit.page.evaluate("document.activeElement.textContent"))
+        outline = visit.page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert outline != "none", focused[-1]
+        if focused[-1] == words.EN["customise"]:
+            break
+        visit.page.keyboard.press("Tab")
+    assert focused == [words.EN["privacy_link"], words.EN["accept_all"], words.EN["refuse_all"], words.EN["customise"]]
+    visit.page.keyboard.press("Enter")
+    assert _button(visit, "en", "customise").get_attribute("aria-expanded") == "true"
+    # The next Tab enters the panel (the necessary box is disabled): Space ticks analytics.
+    analytics = visit.banner.get_by_role("checkbox", name=words.EN["analytics_label"])
+    visit.page.keyboard.press("Tab")
+    assert analytics.evaluate("e => e === document.activeElement")
+    visit.page.keyboard.press("Space")
+    assert analytics.is_checked()
+    visit.page.keyboard.press("Tab")
+    assert visit.page.evaluate("document.activeElement.textContent") == words.EN["save"]
+    visit.page.keyboard.press("Enter")
+    visit.banner.wait_for(state="detached")
+    visit.page.wait_for_function("window.__analyticsLoads === 1")
+    assert page_errors == []
+
+
+def test_grant_and_revoke_drive_tracking(new_page, site):
+    """The contract a third-party consent service relies on (see README)."""
+    visit = Visit(new_page, site)
+    visit.goto(EN_PAGE)
+    assert visit.page.evaluate("window.nereoConsent.has('analytics')") is False
+    visit.page.evaluate("window.nereoConsent.grant('analytics')")
+    visit.page.wait_for_function("window.__analyticsLoads === 1")
+    assert visit.track("conversion", {"n": 1}) is True
+    visit.page.evaluate("window.nereoConsent.revoke('analytics')")
+    assert visit.track("conversion", {"n": 2}) is False
+    assert [p["event"]["n"] for p in visit.pushes()] == [1]

@@ -1,0 +1,57 @@
+"""The Python side of the consent module: build-time settings and the conversion event."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from marketing_site.components import consent
+from marketing_site.content import consent as words
+from marketing_site.settings import get_settings
+
+
+@pytest.fixture
+def with_settings(monkeypatch):
+    def _apply(**changes):
+        settings = dataclasses.replace(get_settings(), **changes)
+        monkeypatch.setattr(consent, "get_settings", lambda: settings)
+
+    return _apply
+
+
+def _code(spec) -> str:
+    (_, code), _callback = spec.args
+    return code._var_value
+
+
+def test_conversion_event_calls_track_only_through_the_consent_api():
+    code = _code(consent.conversion_event("conversion", {"form": "white_paper", "note": "l'été \"x\""}))
+    assert code.startswith("window.nereoConsent && window.nereoConsent.track(")
+    args = json.loads("[" + code.split(".track(", 1)[1].removesuffix(")") + "]")
+    assert args == ["conversion", {"form": "white_paper", "note": "l'été \"x\""}]
+
+
+def test_conversion_event_without_data_sends_an_empty_object():
+    assert _code(consent.conversion_event("conversion")).endswith('track("conversion", {})')
+
+
+def test_own_banner_gets_the_page_language_and_the_analytics_url(with_settings):
+    with_settings(consent_script_url="", analytics_script_url="https://stats.example/a.js")
+    rendered = str(consent.consent_manager("en"))
+    assert 'analyticsUrl:"https://stats.example/a.js"' in rendered
+    assert 'consentScriptUrl:""' in rendered
+    assert 'privacyHref:"/en/politique-de-confidentialite"' in rendered
+    assert words.EN["accept_all"] in rendered and words.FR["accept_all"] not in rendered
+    assert "ConsentSettingsButton" in str(consent.consent_settings_button("fr"))
+
+
+def test_a_consent_service_replaces_our_banner_and_settings_button(with_settings):
+    with_settings(consent_script_url="https://cmp.example/uc.js", analytics_script_url="")
+    assert 'consentScriptUrl:"https://cmp.example/uc.js"' in str(consent.consent_manager("fr"))
+    assert "ConsentSettingsButton" not in str(consent.consent_settings_button("fr"))
+
+
+def test_french_banner_uses_french_typography():
+    assert consent.texts("fr")["privacy_before"] == "En savoir plus\u00a0: "
