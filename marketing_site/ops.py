@@ -37,7 +37,7 @@ def export_leads(out) -> int:
     writer.writerow(LEAD_COLUMNS)
     count = 0
     with new_session() as session:
-        for lead in session.exec(select(Lead).order_by(Lead.id)):  # type: ignore[arg-type]
+        for lead in session.exec(select(Lead).order_by(Lead.id)):
             writer.writerow([_csv_safe(getattr(lead, column)) for column in LEAD_COLUMNS])
             count += 1
     return count
@@ -51,7 +51,7 @@ def _csv_safe(value) -> str:
 
 def list_outbox(status: str | None) -> list[OutboxMessage]:
     with new_session() as session:
-        query = select(OutboxMessage).order_by(OutboxMessage.id)  # type: ignore[arg-type]
+        query = select(OutboxMessage).order_by(OutboxMessage.id)
         if status:
             query = query.where(OutboxMessage.status == status)
         return list(session.exec(query).all())

@@ -25,7 +25,7 @@ class Page:
     # Thank-you and account pages stay out of search engines and the sitemap.
     indexable: bool = True
 
-    def path(self, lang: Lang) -> str:
+    def path(self, lang: str) -> str:
         """The page's path in `lang`, or in the other language when it has only one."""
         own = self.fr if lang == "fr" else self.en
         return own or self.fr or self.en or "/"

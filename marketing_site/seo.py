@@ -37,7 +37,7 @@ def head_tags(page: routes.Page | None, lang: str) -> list[rx.Component]:
         tags.append(rx.el.meta(name="robots", content="noindex"))
     if page is None:
         return tags
-    path = page.path(lang)  # type: ignore[arg-type]
+    path = page.path(lang)
     text = page_text(page.key, lang)
     tags += [
         rx.el.link(rel="canonical", href=url(path)),

@@ -325,3 +325,33 @@ def test_grant_and_revoke_drive_tracking(new_page, site):
     visit.page.evaluate("window.nereoConsent.revoke('analytics')")
     assert visit.track("conversion", {"n": 2}) is False
     assert [p["event"]["n"] for p in visit.pushes()] == [1]
+
+
+def _submit_english_white_paper(visit: Visit) -> None:
+    form = visit.page.locator("form.lead-form")
+    form.get_by_label("Your last name*").fill("Smith")
+    form.get_by_label("Your first name*").fill("Jane")
+    form.get_by_label("Your phone*").fill("+44 20 7946 0000")
+    form.get_by_label("Your company*").fill("Smith Wealth")
+    form.get_by_label("Your email*").fill(f"conversion-{time.time_ns()}@example.com")
+    time.sleep(0.4)
+    with visit.page.expect_download():
+        form.get_by_role("button").click()
+    visit.page.wait_for_function("location.pathname === '/en/merci'")
+
+
+def test_english_form_success_fires_the_conversion_only_after_accept_all(new_page, site):
+    visit = Visit(new_page, site)
+    visit.goto(EN_PAGE)
+    _button(visit, "en", "accept_all").click()
+    _submit_english_white_paper(visit)
+    conversions = [p["event"] for p in visit.pushes() if p["event"].get("event") == "conversion"]
+    assert conversions == [{"event": "conversion", "form": "white_paper", "lang": "en"}]
+
+
+def test_english_form_success_after_refuse_all_sends_nothing(new_page, site):
+    visit = Visit(new_page, site)
+    visit.goto(EN_PAGE)
+    _button(visit, "en", "refuse_all").click()
+    _submit_english_white_paper(visit)
+    assert visit.pushes() == [] and visit.requests == []

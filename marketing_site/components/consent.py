@@ -57,7 +57,7 @@ def consent_manager(lang: str) -> rx.Component:
     settings = get_settings()
     return ConsentManager.create(
         texts=texts(lang),
-        privacy_href=routes.PRIVACY.path(lang),  # type: ignore[arg-type]
+        privacy_href=routes.PRIVACY.path(lang),
         analytics_url=settings.analytics_script_url,
         consent_script_url=settings.consent_script_url,
     )

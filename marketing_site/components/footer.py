@@ -23,7 +23,7 @@ def _column(title: str, *items: rx.Component) -> rx.Component:
 def footer(lang: str) -> rx.Component:
     text = words.EN if lang == "en" else words.FR
     settings = get_settings()
-    pricing = routes.PRICING.path(lang)  # type: ignore[arg-type]
+    pricing = routes.PRICING.path(lang)
     return rx.el.footer(
         rx.el.div(
             rx.el.div(
@@ -51,7 +51,7 @@ def footer(lang: str) -> rx.Component:
             ),
             _column(
                 text["footer_resources"],
-                link(text["footer_webinars"], routes.WEBINARS.path(lang)),  # type: ignore[arg-type]
+                link(text["footer_webinars"], routes.WEBINARS.path(lang)),
                 link(text["footer_blog"], settings.blog_url),
             ),
             rx.el.div(
@@ -70,9 +70,9 @@ def footer(lang: str) -> rx.Component:
         rx.el.div(
             rx.el.p(text["copyright"]),
             rx.el.ul(
-                rx.el.li(link(text["footer_legal"], routes.LEGAL_NOTICE.path(lang))),  # type: ignore[arg-type]
-                rx.el.li(link(text["footer_privacy"], routes.PRIVACY.path(lang))),  # type: ignore[arg-type]
-                rx.el.li(link(text["footer_terms"], routes.SALES_TERMS.path(lang))),  # type: ignore[arg-type]
+                rx.el.li(link(text["footer_legal"], routes.LEGAL_NOTICE.path(lang))),
+                rx.el.li(link(text["footer_privacy"], routes.PRIVACY.path(lang))),
+                rx.el.li(link(text["footer_terms"], routes.SALES_TERMS.path(lang))),
                 rx.el.li(consent_settings_button(lang)) if not settings.consent_script_url else rx.fragment(),
                 class_name="footer__legal",
             ),

@@ -54,7 +54,7 @@ def lead_form(form_key: str, lang: str) -> rx.Component:
         required_note=words["required_note"],
         honeypot_label=words["honeypot"],
         privacy_text=words["privacy"],
-        privacy_href=routes.PRIVACY.path(lang),  # type: ignore[arg-type]
+        privacy_href=routes.PRIVACY.path(lang),
         privacy_link_label=words["privacy_link"],
         file_url=file_url(definition["document"]),
         file_name=document["display_name"],

@@ -22,7 +22,7 @@ def brand_link(lang: str) -> rx.Component:
             image("/logo.svg", "", 36, 36, class_name="brand__mark", loading="eager"),
             rx.el.span(BRAND_NAME, class_name="brand__name"),
         ),
-        href=routes.HOME.path(lang),  # type: ignore[arg-type]
+        href=routes.HOME.path(lang),
         class_name="brand",
         aria_label=text["brand_label"],
     )
@@ -40,7 +40,7 @@ def navbar(path: str) -> rx.Component:
     solutions = Disclosure.create(
         rx.el.ul(
             *[
-                rx.el.li(link(text["solutions_items"][page.key], page.path(lang)))  # type: ignore[arg-type]
+                rx.el.li(link(text["solutions_items"][page.key], page.path(lang)))
                 for page in SOLUTION_PAGES
             ],
             class_name="disclosure__list",
@@ -52,7 +52,7 @@ def navbar(path: str) -> rx.Component:
     return SiteHeader.create(
         brand_link(lang),
         solutions,
-        link(text["pricing"], routes.PRICING.path(lang), class_name="nav-item nav-link"),  # type: ignore[arg-type]
+        link(text["pricing"], routes.PRICING.path(lang), class_name="nav-item nav-link"),
         link(text["resources"], get_settings().blog_url, class_name="nav-item nav-link"),
         link(
             rx.fragment(
@@ -66,7 +66,7 @@ def navbar(path: str) -> rx.Component:
         ),
         link(text["login"], routes.LOGIN.path("fr"), class_name="nav-item nav-link"),
         logout_slot(),
-        button_link(text["demo"], routes.DEMO.path(lang), class_name="nav-item nav-cta"),  # type: ignore[arg-type]
+        button_link(text["demo"], routes.DEMO.path(lang), class_name="nav-item nav-cta"),
         variant=variant,
         menu_label=text["menu"],
         close_label=text["close_menu"],

@@ -37,7 +37,7 @@ CONTACT_EMAIL = "email"
 
 def _href(target: routes.Page | str, anchor: str, lang: str) -> str:
     if isinstance(target, routes.Page):
-        path = target.path(lang)  # type: ignore[arg-type]
+        path = target.path(lang)
         return f"{path}#{anchor}" if anchor else path
     if target == CONTACT_EMAIL:
         return f"mailto:{get_settings().contact_email}"

@@ -92,7 +92,7 @@ def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, st
     errors: dict[str, str] = {}
     if payload.get(HONEYPOT_FIELD):
         errors[HONEYPOT_FIELD] = "Must be empty."
-    form = FORM_BY_SUBJECT.get(payload.get("subject"))  # type: ignore[arg-type]
+    form = FORM_BY_SUBJECT.get(payload.get("subject"))
     if form is None:
         errors["subject"] = "Unknown subject: it must name one of the site's documents."
     lang = payload.get("lang", "fr")

@@ -20,5 +20,5 @@ def page(lang: str) -> rx.Component:
         hero(text["hero"], text["features"]["items"], lang),
         who_we_are(text["who"]),
         features(text["features"]),
-        sections.cta_banner(cta["title"], cta["text"], cta["label"], routes.DEMO.path(lang)),  # type: ignore[arg-type]
+        sections.cta_banner(cta["title"], cta["text"], cta["label"], routes.DEMO.path(lang)),
     )

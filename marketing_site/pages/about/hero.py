@@ -25,7 +25,7 @@ def hero(text: dict, items: list[dict], lang: str) -> rx.Component:
     return sections.hero(
         text["title"],
         text["lead"],
-        button_link(text["demo_label"], routes.DEMO.path(lang)),  # type: ignore[arg-type]
+        button_link(text["demo_label"], routes.DEMO.path(lang)),
         eyebrow=text["eyebrow"],
         illustration=_contents(text["nav_label"], items),
     )

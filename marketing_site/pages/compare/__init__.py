@@ -18,5 +18,5 @@ def page(lang: str) -> rx.Component:
         hero(text["hero"], lang),
         comparison(text["table"]),
         guide(text["guide"], lang),
-        cta_banner(text["cta"]["title"], text["cta"]["text"], text["cta"]["label"], routes.DEMO.path(lang)),  # type: ignore[arg-type]
+        cta_banner(text["cta"]["title"], text["cta"]["text"], text["cta"]["label"], routes.DEMO.path(lang)),
     )

@@ -11,7 +11,7 @@ from marketing_site.content.pricing import OFFER_ACCENTS, OFFER_NAMES
 
 
 def guide(text: dict, lang: str) -> rx.Component:
-    pricing = routes.PRICING.path(lang)  # type: ignore[arg-type]
+    pricing = routes.PRICING.path(lang)
     return sections.section(
         text["title"],
         sections.card_grid(

@@ -13,8 +13,8 @@ def hero(text: dict, lang: str) -> rx.Component:
     return sections.hero(
         text["title"],
         text["lead"],
-        button_link(text["pricing_cta"], routes.PRICING.path(lang)),  # type: ignore[arg-type]
-        button_link(text["demo_cta"], routes.DEMO.path(lang), variant="secondary"),  # type: ignore[arg-type]
+        button_link(text["pricing_cta"], routes.PRICING.path(lang)),
+        button_link(text["demo_cta"], routes.DEMO.path(lang), variant="secondary"),
         eyebrow=text["eyebrow"],
         illustration=sections.image("/illustrations/pricing/compare.svg", "", 480, 340, loading="eager"),
     )

@@ -47,9 +47,9 @@ def feature_page(
     if documentation:
         # The hero's main button goes to the documentation request on the same page: the
         # router scrolls the anchor into view, smoothly per site.css's scroll-behavior.
-        primary, secondary = f"#{documentation['id']}", routes.DEMO.path(lang)  # type: ignore[arg-type]
+        primary, secondary = f"#{documentation['id']}", routes.DEMO.path(lang)
     else:
-        primary, secondary = routes.DEMO.path(lang), routes.PRICING.path(lang)  # type: ignore[arg-type]
+        primary, secondary = routes.DEMO.path(lang), routes.PRICING.path(lang)
     tones = cycle(("plain", "tinted"))
     blocks = [card_section(section, accent, next(tones)) for section in text["sections"]]
     if "alerts" in text:
@@ -63,7 +63,7 @@ def feature_page(
         accent,
         hero(text["hero"], art, primary, secondary),
         *blocks,
-        sections.cta_banner(cta["title"], cta["text"], cta["label"], routes.DEMO.path(lang)),  # type: ignore[arg-type]
+        sections.cta_banner(cta["title"], cta["text"], cta["label"], routes.DEMO.path(lang)),
     )
 
 
@@ -84,7 +84,7 @@ def documentation_landing(
     documentation = text["documentation"]
     return _frame(
         accent,
-        hero(text["hero"], art, f"#{documentation['id']}", related.path(lang)),  # type: ignore[arg-type]
+        hero(text["hero"], art, f"#{documentation['id']}", related.path(lang)),
         contents_section(text["covers"], documentation["document"], "plain"),
         audience_section(text["audience"], "tinted"),
         documentation_section(documentation, form=documentation_form, detailed=False),

@@ -9,4 +9,4 @@ from marketing_site.components import sections
 
 
 def demo_banner(text: dict, lang: str) -> rx.Component:
-    return sections.cta_banner(text["title"], text["text"], text["label"], routes.DEMO.path(lang))  # type: ignore[arg-type]
+    return sections.cta_banner(text["title"], text["text"], text["label"], routes.DEMO.path(lang))

@@ -13,7 +13,7 @@ ART_WIDTH, ART_HEIGHT = 560, 440
 
 
 def hero(text: dict, lang: str) -> rx.Component:
-    actions = [button_link(text["demo_label"], routes.DEMO.path(lang))]  # type: ignore[arg-type]
+    actions = [button_link(text["demo_label"], routes.DEMO.path(lang))]
     if text["show_scroll"]:
         # A plain in-page link: `html { scroll-behavior: smooth }` does the scrolling.
         actions.append(button_link(text["scroll_label"], f"#{SOLUTIONS_ID}", variant="secondary"))

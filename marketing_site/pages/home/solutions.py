@@ -14,7 +14,7 @@ PAGES_BY_KEY = {page.key: page for page in routes.PAGES}
 
 
 def _href(item: dict, lang: str) -> str:
-    path = PAGES_BY_KEY[item["page"]].path(lang)  # type: ignore[arg-type]
+    path = PAGES_BY_KEY[item["page"]].path(lang)
     return f"{path}#{item['anchor']}" if item["anchor"] else path
 
 

@@ -27,5 +27,5 @@ def page(lang: str) -> rx.Component:
         services(text["services"]),
         faq(text["faq"]),
         unlimited_banner(text["unlimited"], lang),
-        cta_banner(text["cta"]["title"], text["cta"]["text"], text["cta"]["label"], routes.DEMO.path(lang)),  # type: ignore[arg-type]
+        cta_banner(text["cta"]["title"], text["cta"]["text"], text["cta"]["label"], routes.DEMO.path(lang)),
     )

@@ -13,8 +13,8 @@ def hero(text: dict, lang: str) -> rx.Component:
     return sections.hero(
         text["title"],
         text["lead"],
-        button_link(text["trial_cta"], routes.FREE_TRIAL.path(lang)),  # type: ignore[arg-type]
-        button_link(text["demo_cta"], routes.DEMO.path(lang), variant="secondary"),  # type: ignore[arg-type]
+        button_link(text["trial_cta"], routes.FREE_TRIAL.path(lang)),
+        button_link(text["demo_cta"], routes.DEMO.path(lang), variant="secondary"),
         eyebrow=text["eyebrow"],
         illustration=sections.image("/illustrations/pricing/offers.svg", "", 480, 360, loading="eager"),
     )

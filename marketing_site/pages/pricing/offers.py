@@ -69,7 +69,7 @@ def _offer_card(offer: dict, text: dict, lang: str) -> rx.Component:
         _list(text["addons_title"], offer["addons"], "addons"),
         button_link(
             offer["cta"],
-            target.path(lang),  # type: ignore[arg-type]
+            target.path(lang),
             variant="primary" if highlighted else "secondary",
             class_name="offer__cta",
         ),
@@ -85,7 +85,7 @@ def offers(text: dict, lang: str) -> rx.Component:
         rx.el.div(*[_offer_card(offer, text, lang) for offer in text["items"]], class_name="offers"),
         rx.el.div(
             rx.el.p(text["tax_note"], class_name="offers__note"),
-            link(text["compare_link"], routes.COMPARE.path(lang), class_name="offers__compare"),  # type: ignore[arg-type]
+            link(text["compare_link"], routes.COMPARE.path(lang), class_name="offers__compare"),
             class_name="offers__footer",
         ),
         intro=text["intro"],

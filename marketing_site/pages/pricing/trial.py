@@ -22,8 +22,8 @@ def trial(text: dict, lang: str) -> rx.Component:
                 rx.el.p(text["intro"], class_name="section__intro"),
                 rx.el.ul(*[rx.el.li(fact) for fact in text["facts"]], class_name="pricing-trial__facts"),
                 rx.el.div(
-                    button_link(text["trial_cta"], routes.FREE_TRIAL.path(lang)),  # type: ignore[arg-type]
-                    button_link(text["compare_cta"], routes.COMPARE.path(lang), variant="secondary"),  # type: ignore[arg-type]
+                    button_link(text["trial_cta"], routes.FREE_TRIAL.path(lang)),
+                    button_link(text["compare_cta"], routes.COMPARE.path(lang), variant="secondary"),
                     class_name="button-row",
                 ),
                 class_name="pricing-trial__text",
@@ -42,7 +42,7 @@ def unlimited_banner(text: dict, lang: str) -> rx.Component:
     return rx.el.section(
         rx.el.div(
             rx.el.p(text["text"], class_name="unlimited-banner__text"),
-            button_link(text["cta"], routes.FREE_TRIAL.path(lang), variant="secondary"),  # type: ignore[arg-type]
+            button_link(text["cta"], routes.FREE_TRIAL.path(lang), variant="secondary"),
             class_name="unlimited-banner container",
         ),
         class_name="unlimited-band",

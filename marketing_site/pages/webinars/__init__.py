@@ -18,5 +18,5 @@ def page(lang: str) -> rx.Component:
     return rx.fragment(
         hero_section(words),
         replays_section(words),
-        cta_banner(cta["title"], cta["text"], cta["label"], routes.DEMO.path(lang)),  # type: ignore[arg-type]
+        cta_banner(cta["title"], cta["text"], cta["label"], routes.DEMO.path(lang)),
     )
