@@ -14,7 +14,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 
 .PHONY: run dev test build install chromium migrate clean
 
-install: $(VENV)/.installed $(TOOLS)/node_modules/.bin/bun
+install: $(VENV)/.installed $(TOOLS)/node_modules/.bin/bun $(TOOLS)/node_modules/axe-core/axe.min.js
 
 $(VENV)/.installed: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ $(VENV)/.installed: requirements.txt
 
 $(TOOLS)/node_modules/.bin/bun:
 	npm install --prefix $(TOOLS) --no-audit --no-fund --loglevel=error bun@1.4.4
+
+# axe-core, injected into pages by the accessibility tests.
+$(TOOLS)/node_modules/axe-core/axe.min.js:
+	npm install --prefix $(TOOLS) --no-audit --no-fund --loglevel=error axe-core@4.14.1
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }

@@ -44,7 +44,6 @@ def _add_site_pages(app: rx.App) -> None:
                 route=path,
                 title=text["title"],
                 description=text["description"],
-                image=seo.OG_IMAGE,
                 meta=seo.head_tags(page, lang),
                 on_load=ON_LOAD[page.key],
             )
@@ -54,7 +53,6 @@ def _add_site_pages(app: rx.App) -> None:
         route="404",  # Reflex's catch-all route
         title=not_found_text["title"],
         description=not_found_text["description"],
-        image=seo.OG_IMAGE,
         meta=seo.head_tags(None, "fr"),
     )
 

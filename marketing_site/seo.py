@@ -16,7 +16,11 @@ from marketing_site import routes
 from marketing_site.content import meta
 from marketing_site.settings import get_settings
 
-OG_IMAGE = "/og/default.png"
+
+
+def og_image_path(key: str, lang: str) -> str:
+    """The page's Open Graph card (drawn by scripts/make_og_images.py)."""
+    return f"/og/{key}-{lang}.jpg"
 
 
 def url(path: str) -> str:
@@ -33,6 +37,8 @@ def page_text(key: str, lang: str) -> dict[str, str]:
 def head_tags(page: routes.Page | None, lang: str) -> list[rx.Component]:
     """Canonical, hreflang alternates, Open Graph and robots tags of a page."""
     tags: list[rx.Component] = []
+    key = page.key if page is not None else "not_found"
+    tags.append(rx.el.meta(property="og:image", content=url(og_image_path(key, lang))))
     if page is None or not page.indexable:
         tags.append(rx.el.meta(name="robots", content="noindex"))
     if page is None:

@@ -1,0 +1,32 @@
+"""axe-core (WCAG 2.1 A and AA rules) on every route, at desktop and phone widths."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+
+from marketing_site import routes
+from servers import ROOT
+
+pytestmark = pytest.mark.browser
+
+AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
+RUN_AXE = """async () => {
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
+  return result.violations.map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`);
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_no_axe_violations_on_any_route(new_page, site, width):
+    assert AXE.exists(), "axe-core is missing: `make test` installs it"
+    page = new_page(width=width, height=900)
+    found = {}
+    for path in [*routes.all_paths(), "/nope"]:
+        page.goto(site + quote(path, safe="/"), wait_until="networkidle")
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(RUN_AXE)
+        if violations:
+            found[path] = violations
+    assert found == {}

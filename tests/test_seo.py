@@ -1,0 +1,83 @@
+"""Search metadata over HTTP: title, description, canonical, reciprocal hreflang, Open Graph
+image, sitemap.xml with alternates, robots.txt, noindex on the pages kept out of search."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+from xml.etree import ElementTree
+
+import httpx
+import pytest
+
+from marketing_site import routes
+
+LINK = re.compile(r"<link\b[^>]*>", re.I)
+META = re.compile(r"<meta\b[^>]*>", re.I)
+
+
+def _attr(tag: str, name: str) -> str | None:
+    match = re.search(rf'\b{name}="([^"]*)"', tag, re.I)
+    return match.group(1) if match else None
+
+
+def head_of(site: str, path: str) -> dict:
+    html = httpx.get(site + quote(path, safe="/")).text
+    links = [(_attr(t, "rel"), _attr(t, "hreflang"), _attr(t, "href")) for t in LINK.findall(html)]
+    metas = {(_attr(t, "name") or _attr(t, "property")): _attr(t, "content") for t in META.findall(html)}
+    return {
+        "title": re.search(r"<title>([^<]*)</title>", html).group(1),
+        "description": metas.get("description"),
+        "robots": metas.get("robots"),
+        "og_image": metas.get("og:image"),
+        "canonical": [href for rel, _, href in links if rel == "canonical"],
+        "alternates": {lang: href for rel, lang, href in links if rel == "alternate" and lang},
+    }
+
+
+def absolute(site: str, path: str) -> str:
+    return site + quote(path, safe="/")
+
+
+INDEXABLE = [(page, lang, path) for page in routes.PAGES if page.indexable for lang, path in page.paths()]
+
+
+@pytest.mark.parametrize(("page", "lang", "path"), INDEXABLE, ids=[p for _, _, p in INDEXABLE])
+def test_indexable_page_has_title_description_canonical_and_reciprocal_hreflang(site, page, lang, path):
+    head = head_of(site, path)
+    assert head["title"].strip() and head["description"].strip()
+    assert head["robots"] is None
+    assert head["canonical"] == [absolute(site, path)]
+    assert httpx.get(head["og_image"]).status_code == 200
+    if not page.bilingual:
+        assert head["alternates"] == {}
+        return
+    expected = {"fr": absolute(site, page.fr), "en": absolute(site, page.en), "x-default": absolute(site, page.fr)}
+    assert head["alternates"] == expected
+    other = page.en if lang == "fr" else page.fr
+    assert head_of(site, other)["alternates"] == expected  # reciprocal
+
+
+@pytest.mark.parametrize("path", [p for page in routes.PAGES if not page.indexable for _, p in page.paths()])
+def test_pages_kept_out_of_search_say_noindex(site, path):
+    assert head_of(site, path)["robots"] == "noindex"
+
+
+def test_sitemap_lists_indexable_pages_with_alternates(site):
+    tree = ElementTree.fromstring(httpx.get(site + "/sitemap.xml").content)
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    urls = {u.find("s:loc", ns).text: u for u in tree.findall("s:url", ns)}
+    assert set(urls) == {absolute(site, path) for _, _, path in INDEXABLE}
+    pricing = urls[absolute(site, routes.PRICING.fr)]
+    alternates = {a.get("hreflang"): a.get("href") for a in pricing.findall("x:link", ns)}
+    assert alternates == {
+        "fr": absolute(site, routes.PRICING.fr),
+        "en": absolute(site, routes.PRICING.en),
+        "x-default": absolute(site, routes.PRICING.fr),
+    }
+
+
+def test_robots_txt_announces_the_sitemap(site):
+    robots = httpx.get(site + "/robots.txt").text
+    assert "User-agent: *" in robots
+    assert f"Sitemap: {site}/sitemap.xml" in robots
