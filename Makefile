@@ -12,7 +12,7 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test build install chromium migrate clean
+.PHONY: run dev test bench build install chromium migrate clean
 
 install: $(VENV)/.installed $(TOOLS)/node_modules/.bin/bun $(TOOLS)/node_modules/axe-core/axe.min.js
 
@@ -54,6 +54,14 @@ TEST_ANALYTICS_URL = http://127.0.0.1:$(TEST_PORT)/__test-analytics.js
 test: migrate chromium
 	ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
 	TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest
+
+# Lighthouse on every route of the production build (a benchmark: it prints, never fails).
+$(TOOLS)/node_modules/.bin/lighthouse:
+	npm install --prefix $(TOOLS) --no-audit --no-fund --loglevel=error lighthouse@12.8.2
+
+bench: migrate chromium $(TOOLS)/node_modules/.bin/lighthouse
+	$(MAKE) --no-print-directory build PORT=$(PORT)
+	PORT=$(PORT) $(BIN)/python scripts/bench_lighthouse.py
 
 clean:
 	rm -rf .web .states var test-artifacts

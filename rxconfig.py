@@ -17,7 +17,8 @@ config = rx.Config(
     deploy_url=settings.site_origin,
     cors_allowed_origins=[settings.site_origin],
     db_url=settings.database_url,
-    frontend_compression_formats=["gzip"],
+    # Precompressed at build time; exact_paths serves brotli first, then gzip.
+    frontend_compression_formats=["brotli", "gzip"],
     plugins=[ExactPathPlugin()],
     # Our own sitemap carries hreflang alternates (marketing_site.seo).
     disable_plugins=[SitemapPlugin],

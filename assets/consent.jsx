@@ -172,9 +172,20 @@ function useReservedSpace(ref, visible) {
   }, [ref, visible]);
 }
 
+// Runs in <head> before the first paint: marks the page when no valid choice is stored, so
+// the prerendered banner paints with the page instead of popping up after hydration.
+export function ConsentGate() {
+  const code =
+    `if(!/(^|; )${CONSENT_COOKIE}=v=${CONSENT_VERSION}(;|&|$)/.test(document.cookie))` +
+    `document.documentElement.setAttribute("data-consent","pending");`;
+  return <script dangerouslySetInnerHTML={{ __html: code }} />;
+}
+
 // The banner (own mode only). `texts` come from marketing_site/content/consent.py.
+// It is prerendered and, until hydrated, shown only on pages marked by ConsentGate.
 export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScriptUrl }) {
-  const [visible, setVisible] = useState(false);
+  const [visible, setVisible] = useState(true);
+  const [gated, setGated] = useState(true);
   const [customising, setCustomising] = useState(false);
   const [analytics, setAnalytics] = useState(false);
   const root = useRef(null);
@@ -186,7 +197,8 @@ export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScript
   useEffect(() => {
     configure({ analyticsUrl, consentScriptUrl });
     if (thirdParty) return undefined;
-    if (store.choice === null) setVisible(true);
+    setGated(false);
+    setVisible(store.choice === null);
     const open = () => {
       returnFocus.current = document.activeElement;
       setAnalytics(has("analytics"));
@@ -206,7 +218,7 @@ export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScript
     };
   }, [analyticsUrl, consentScriptUrl, thirdParty]);
 
-  useReservedSpace(root, visible);
+  useReservedSpace(root, visible && !gated);
 
   if (thirdParty || !visible) return null;
 
@@ -227,6 +239,7 @@ export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScript
       aria-label={t.label}
       aria-describedby={`${ids}-text`}
       data-customising={customising ? "true" : "false"}
+      data-gate={gated ? "cookie" : undefined}
     >
       <div className="consent-banner__inner">
         <h2 ref={title} className="consent-banner__title" tabIndex={-1}>

@@ -41,6 +41,8 @@ NOT_FOUND_PROBE = "/__not-found"
 BACKEND_PREFIXES = (
     "/_event", "/_upload", "/_health", "/ping", "/api/", "/auth/", "/files/", "/_all_routes",
 )
+# Precompressed sidecars, in order of preference (the build writes both).
+COMPRESSION = ("brotli", "gzip")
 # Hashed build assets never change under the same name.
 IMMUTABLE_PREFIX = "/assets/"
 
@@ -194,7 +196,7 @@ class ExactPathSite:
         self._redirects = manifest["redirects"]
         self._not_found = manifest["not_found"]
         self._files = PrecompressedStaticFiles(
-            directory=static_dir, html=False, encodings=("gzip",), check_dir=True
+            directory=static_dir, html=False, encodings=COMPRESSION, check_dir=True
         )
         self._static_dir = static_dir
 

@@ -10,6 +10,7 @@ import reflex as rx
 
 from marketing_site import exact_paths, routes, seo, theme
 from marketing_site.api import api_app
+from marketing_site.components.consent import ConsentGate
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
 from marketing_site.services.mail import run_outbox_worker
@@ -62,6 +63,7 @@ app = rx.App(
     stylesheets=STYLESHEETS,
     head_components=[
         rx.el.style(theme.css_variables()),
+        ConsentGate.create(),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
     # Our API routes first, then exact-path serving of the prerendered site in front of all.

@@ -138,3 +138,14 @@ def test_backend_paths_are_not_pages(site):
     with httpx.Client(base_url=site) as client:
         assert client.get("/ping").status_code == 200
         assert client.post("/connexion").status_code in (404, 405)
+
+
+def test_pages_and_assets_are_served_precompressed(site):
+    with httpx.Client(base_url=site) as client:
+        page = client.get("/", headers={"Accept-Encoding": "br, gzip"})
+        asset = re.search(r'src="(/assets/[^"]+\.js)"|href="(/assets/[^"]+\.js)"', page.text)
+        gzip_only = client.get("/compare", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["content-encoding"] == "br"
+    assert gzip_only.headers["content-encoding"] == "gzip"
+    assert "accept-encoding" in page.headers["vary"].lower()
+    assert asset is not None

@@ -40,6 +40,13 @@ class ConsentManager(rx.Component):
     consent_script_url: rx.Var[str]
 
 
+class ConsentGate(rx.Component):
+    """The head script that tells the prerendered banner whether to paint (no choice yet)."""
+
+    library = CONSENT_JS
+    tag = "ConsentGate"
+
+
 class ConsentSettingsButton(rx.Component):
     """A button that reopens the banner (`window.nereoConsent.open()`)."""
 
