@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from servers import ARTIFACTS, BIN, ROOT, SiteServer, SmtpSink  # noqa: E402
+from servers import BIN, ROOT, SiteServer, SmtpSink  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
