@@ -1,0 +1,1 @@
+"""Rules and calls to the outside world (identity provider, manager service, storage)."""
