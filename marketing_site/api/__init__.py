@@ -11,5 +11,7 @@ from starlette.applications import Starlette
 
 def api_app() -> Starlette:
     """The Starlette app that `rx.App(api_transformer=...)` mounts Reflex into."""
-    route_modules: list = []
+    from marketing_site.api import auth
+
+    route_modules: list = [auth]
     return Starlette(routes=[route for module in route_modules for route in module.ROUTES])
