@@ -12,6 +12,8 @@ from marketing_site import exact_paths, routes, seo, theme
 from marketing_site.api import api_app
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
+from marketing_site.services import oidc
+from marketing_site.state.auth import AuthState
 
 # Must run before any page is added: the spec's routes have accented parts.
 exact_paths.install()
@@ -23,6 +25,12 @@ PageBody = Callable[[str], rx.Component]
 _MODULES = {page.key: importlib.import_module(f"marketing_site.pages.{page.key}") for page in routes.PAGES}
 PAGE_BODIES: dict[str, PageBody] = {key: module.page for key, module in _MODULES.items()}
 ON_LOAD = {key: getattr(module, "ON_LOAD", None) for key, module in _MODULES.items()}
+
+
+def _on_load(key: str) -> list:
+    """Every page first initialises the authentication state (SPEC §4), then its own events."""
+    own = ON_LOAD[key]
+    return [AuthState.initialise, *(own if isinstance(own, list | tuple) else [own] if own else [])]
 
 # One stylesheet for the frame, one per page family (assets/styles/).
 STYLESHEETS = ["/site.css"] + sorted(
@@ -45,7 +53,7 @@ def _add_site_pages(app: rx.App) -> None:
                 description=text["description"],
                 image=seo.OG_IMAGE,
                 meta=seo.head_tags(page, lang),
-                on_load=ON_LOAD[page.key],
+                on_load=_on_load(page.key),
             )
     not_found_text = seo.page_text("not_found", "fr")
     app.add_page(
@@ -70,3 +78,5 @@ app = rx.App(
     toaster=None,
 )
 _add_site_pages(app)
+# Runs when the backend starts serving (not when the frontend is exported).
+app.register_lifespan_task(oidc.check_startup)
