@@ -1,7 +1,9 @@
 """Shared fixtures: the production site served on loopback, and a real Chromium.
 
 `make test` builds the production frontend first; the `site` fixture serves that build
-with `reflex run --env prod --backend-only` exactly as `make run` does.
+with `reflex run --env prod --backend-only` exactly as `make run` does, pointed at a real
+OpenID provider (`oidc-provider-mock`) and a manager-service stub, both on loopback ports
+TEST_PORT+1 and TEST_PORT+2 (the built frontend does not depend on them).
 """
 
 from __future__ import annotations
@@ -56,11 +58,57 @@ def _wait_until_up(url: str, proc: subprocess.Popen, timeout: float = 120) -> No
     raise RuntimeError("the site did not come up")
 
 
+ROLES_CLAIM = "https://nereo-wealth.fr/roles"
+# Users of the test provider (one click each on its login page).
+TRIAL_USER = {
+    "sub": "trial.user@example.test",
+    "email": "trial.user@example.test",
+    "given_name": "Camille",
+    "family_name": "Durand",
+    "picture": "https://example.test/camille.png",
+    "updated_at": 1700000000,
+}
+INVESTOR_USER = {
+    "sub": "investor.user@example.test",
+    "email": "investor.user@example.test",
+    "given_name": "Ines",
+    "family_name": "Vasseur",
+    ROLES_CLAIM: ["INVESTOR"],
+}
+ADVISOR_FIRST_USER = {
+    "sub": "advisor.user@example.test",
+    "email": "advisor.user@example.test",
+    ROLES_CLAIM: ["ADVISOR", "BETA"],
+}
+
+
 @pytest.fixture(scope="session")
-def site() -> Iterator[str]:
+def auth_services():
+    """The real identity provider and the recording manager stub, on loopback."""
+    from marketing_site.dev_services import ManagerStub, site_environment, start_provider
+
+    port = int(os.environ.get("TEST_PORT", "8765"))
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = (ARTIFACTS / "provider.log").open("wb")
+    provider = start_provider(port + 1, [TRIAL_USER, INVESTOR_USER, ADVISOR_FIRST_USER], log=log)
+    stub = ManagerStub(port + 2).start()
+    try:
+        yield {"env": site_environment(port + 1, port + 2, ROLES_CLAIM), "manager": stub, "provider_port": port + 1}
+    finally:
+        stub.stop()
+        provider.terminate()
+        try:
+            provider.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            provider.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def site(auth_services) -> Iterator[str]:
     """Base URL of the production build, served like `make run` serves it."""
     port = int(os.environ.get("TEST_PORT", "8765"))
-    env = _env(port)
+    env = {**_env(port), **auth_services["env"]}
     manifest = ROOT / ".web" / "build" / "client" / "exact-paths.json"
     if not manifest.exists():
         subprocess.run(
@@ -69,6 +117,12 @@ def site() -> Iterator[str]:
             env=env,
             check=True,
         )
+    try:
+        httpx.get(f"http://127.0.0.1:{port}/ping", timeout=1)
+    except httpx.HTTPError:
+        pass
+    else:
+        pytest.fail(f"port {port} is already serving: stop that server, the tests must start their own")
     ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / "site.log").open("wb")
     proc = subprocess.Popen(
