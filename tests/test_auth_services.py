@@ -26,6 +26,24 @@ from marketing_site.state.auth import error_message, public_user, role_destinati
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _run(coroutine):
+    """asyncio.run in a thread of its own (Playwright's sync API may own this thread's loop)."""
+    result: dict = {}
+
+    def target():
+        try:
+            result["value"] = asyncio.run(coroutine)
+        except BaseException as error:  # re-raised in the test's thread
+            result["error"] = error
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in result:
+        raise result["error"]
+    return result["value"]
+
+
 @pytest.fixture
 def database(tmp_path, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'auth.db'}")
@@ -198,7 +216,7 @@ def test_discovered_issuer_must_equal_the_configured_one(database):
     try:
         party = _party(provider.issuer + "/")  # one character different
         with pytest.raises(oidc.ConfigurationError):
-            asyncio.run(party.metadata())
+            _run(party.metadata())
     finally:
         provider.close()
 
@@ -210,7 +228,7 @@ def test_refresh_is_tried_three_times_on_network_failure_then_get_access_token_f
         party = _party(provider.issuer)
         session_id = _expired_session()
         with pytest.raises(oidc.TokenFailed) as failure:
-            asyncio.run(party.session_tokens(session_id))
+            _run(party.session_tokens(session_id))
         assert dropper.connections == 3
         assert error_message(failure.value.code) == "Get access token failed"
         assert sessions.load_session(session_id) is not None  # the session survives a network failure
@@ -228,10 +246,10 @@ def test_tokens_are_refreshed_60_seconds_early_and_one_refresh_at_a_time(databas
         async def two_at_once():
             return await asyncio.gather(party.session_tokens(session_id), party.session_tokens(session_id))
 
-        first, second = asyncio.run(two_at_once())
+        first, second = _run(two_at_once())
         assert provider.token_requests == 1
         assert first[1].access_token == second[1].access_token == "fresh-1"
-        assert asyncio.run(party.session_tokens(session_id))[1].access_token == "fresh-1"  # fresh: no new request
+        assert _run(party.session_tokens(session_id))[1].access_token == "fresh-1"  # fresh: no new request
         assert provider.token_requests == 1
     finally:
         provider.close()
@@ -240,7 +258,7 @@ def test_tokens_are_refreshed_60_seconds_early_and_one_refresh_at_a_time(databas
 def test_expired_access_without_refresh_token_needs_the_silent_round_trip(database):
     tokens = sessions.Tokens("id.token.x", "old-access", None, time.time() - 10)
     session_id = sessions.create_session({"sub": "u"}, tokens)
-    assert asyncio.run(_party("http://127.0.0.1:9").session_tokens(session_id)) is None
+    assert _run(_party("http://127.0.0.1:9").session_tokens(session_id)) is None
 
 
 def test_scope_adds_offline_access_only_with_refresh_tokens():
