@@ -41,7 +41,10 @@ build: install
 run: migrate
 	$(MAKE) --no-print-directory build PORT=$(PORT)
 	@echo "Serving http://127.0.0.1:$(PORT)/"
-	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} PORT=$(PORT) $(BIN)/reflex run --env prod --backend-only --backend-host 127.0.0.1 --backend-port $(PORT)
+	@# Without OIDC_ISSUER, dev_services.py starts a local identity provider and manager
+	@# stand-in on $(PORT)+1 and $(PORT)+2 (never for an https SITE_URL) around the site.
+	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} PORT=$(PORT) $(BIN)/python scripts/dev_services.py -- \
+		$(BIN)/reflex run --env prod --backend-only --backend-host 127.0.0.1 --backend-port $(PORT)
 
 # Hot reload while editing (Vite on 3000, backend on 8000).
 dev: migrate

@@ -14,6 +14,8 @@ from marketing_site.components.consent import ConsentGate
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
 from marketing_site.services.mail import run_outbox_worker
+from marketing_site.services import oidc
+from marketing_site.state.auth import AuthState
 
 # Must run before any page is added: the spec's routes have accented parts.
 exact_paths.install()
@@ -25,6 +27,12 @@ PageBody = Callable[[str], rx.Component]
 _MODULES = {page.key: importlib.import_module(f"marketing_site.pages.{page.key}") for page in routes.PAGES}
 PAGE_BODIES: dict[str, PageBody] = {key: module.page for key, module in _MODULES.items()}
 ON_LOAD = {key: getattr(module, "ON_LOAD", None) for key, module in _MODULES.items()}
+
+
+def _on_load(key: str) -> list:
+    """Every page first initialises the authentication state (SPEC §4), then its own events."""
+    own = ON_LOAD[key]
+    return [AuthState.initialise, *(own if isinstance(own, list | tuple) else [own] if own else [])]
 
 # One stylesheet for the frame, one per page family (assets/styles/).
 STYLESHEETS = ["/site.css"] + sorted(
@@ -46,7 +54,7 @@ def _add_site_pages(app: rx.App) -> None:
                 title=text["title"],
                 description=text["description"],
                 meta=seo.head_tags(page, lang),
-                on_load=ON_LOAD[page.key],
+                on_load=_on_load(page.key),
             )
     not_found_text = seo.page_text("not_found", "fr")
     app.add_page(
@@ -73,3 +81,5 @@ app = rx.App(
 _add_site_pages(app)
 # Sends the mail of stored leads, in every backend worker (each message has one sender).
 app.register_lifespan_task(run_outbox_worker)
+# Runs when the backend starts serving (not when the frontend is exported).
+app.register_lifespan_task(oidc.check_startup)

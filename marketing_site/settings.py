@@ -93,11 +93,18 @@ class Settings:
     advisor_app_url: str
     investor_app_url: str
     session_secret: str
+    # Set by `scripts/dev_services.py` when it points the site at its local stand-ins.
+    dev_services: bool
 
     @property
     def site_origin(self) -> str:
         """Scheme, host and port of the public site, without a trailing slash."""
         return self.site_url.rstrip("/")
+
+    @property
+    def is_production(self) -> bool:
+        """A public deployment: the site is served over https."""
+        return self.site_url.startswith("https://")
 
     def absolute(self, path: str) -> str:
         """The public absolute URL of a site path."""
@@ -148,4 +155,5 @@ def get_settings() -> Settings:
         advisor_app_url=_env("ADVISOR_APP_URL"),
         investor_app_url=_env("INVESTOR_APP_URL"),
         session_secret=_env("SESSION_SECRET"),
+        dev_services=_bool("DEV_SERVICES", False),
     )

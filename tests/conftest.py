@@ -1,7 +1,9 @@
 """Shared fixtures: the production site served on loopback, and a real Chromium.
 
 `make test` builds the production frontend first; the `site` fixture serves that build
-with `reflex run --env prod --backend-only` exactly as `make run` does.
+with `reflex run --env prod --backend-only` exactly as `make run` does, pointed at a real
+OpenID provider (`oidc-provider-mock`) and a manager-service stub, both on loopback ports
+TEST_PORT+1 and TEST_PORT+2 (the built frontend does not depend on them).
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from servers import BIN, ROOT, SiteServer, SmtpSink  # noqa: E402
+from servers import ARTIFACTS, BIN, ROOT, SiteServer, SmtpSink  # noqa: E402
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -34,6 +38,30 @@ def workdir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("site")
 
 
+ROLES_CLAIM = "https://nereo-wealth.fr/roles"
+# Users of the test provider (one click each on its login page).
+TRIAL_USER = {
+    "sub": "trial.user@example.test",
+    "email": "trial.user@example.test",
+    "given_name": "Camille",
+    "family_name": "Durand",
+    "picture": "https://example.test/camille.png",
+    "updated_at": 1700000000,
+}
+INVESTOR_USER = {
+    "sub": "investor.user@example.test",
+    "email": "investor.user@example.test",
+    "given_name": "Ines",
+    "family_name": "Vasseur",
+    ROLES_CLAIM: ["INVESTOR"],
+}
+ADVISOR_FIRST_USER = {
+    "sub": "advisor.user@example.test",
+    "email": "advisor.user@example.test",
+    ROLES_CLAIM: ["ADVISOR", "BETA"],
+}
+
+
 @pytest.fixture(scope="session")
 def smtp() -> Iterator[SmtpSink]:
     """The SMTP server the session's site sends its lead mail to."""
@@ -43,16 +71,45 @@ def smtp() -> Iterator[SmtpSink]:
 
 
 @pytest.fixture(scope="session")
-def site_server(workdir, smtp) -> Iterator[SiteServer]:
-    """The production build, served like `make run` serves it, with its own database."""
+def auth_services():
+    """The real identity provider and the recording manager stub, on loopback."""
+    from marketing_site.dev_services import ManagerStub, site_environment, start_provider
+
     port = int(os.environ.get("TEST_PORT", "8765"))
-    server = SiteServer(port, workdir, smtp)
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = (ARTIFACTS / "provider.log").open("wb")
+    provider = start_provider(port + 1, [TRIAL_USER, INVESTOR_USER, ADVISOR_FIRST_USER], log=log)
+    stub = ManagerStub(port + 2).start()
+    try:
+        yield {"env": site_environment(port + 1, port + 2, ROLES_CLAIM), "manager": stub, "provider_port": port + 1}
+    finally:
+        stub.stop()
+        provider.terminate()
+        try:
+            provider.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            provider.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def site_server(workdir, smtp, auth_services) -> Iterator[SiteServer]:
+    """The production build, served like `make run` serves it, with its own database,
+    the session's SMTP server and the loopback identity provider."""
+    port = int(os.environ.get("TEST_PORT", "8765"))
+    server = SiteServer(port, workdir, smtp, **auth_services["env"])
     manifest = ROOT / ".web" / "build" / "client" / "exact-paths.json"
     if not manifest.exists():
         subprocess.run(
             [str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],
             cwd=ROOT, env=server.env, check=True,
         )
+    try:
+        httpx.get(f"http://127.0.0.1:{port}/ping", timeout=1)
+    except httpx.HTTPError:
+        pass
+    else:
+        pytest.fail(f"port {port} is already serving: stop that server, the tests must start their own")
     server.migrate()
     server.start()
     yield server

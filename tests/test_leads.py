@@ -42,11 +42,11 @@ def service(tmp_path, monkeypatch):
     monkeypatch.setenv("RATE_LIMIT_PER_EMAIL", "3")
     monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "0.01")
     monkeypatch.delenv("SMTP_HOST", raising=False)
-    for cached in (settings.get_settings, db.get_engine, leads._limiters):
+    for cached in (settings.get_settings, db.engine_for, leads._limiters):
         cached.cache_clear()
     subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, check=True)
     yield leads
-    for cached in (settings.get_settings, db.get_engine, leads._limiters):
+    for cached in (settings.get_settings, db.engine_for, leads._limiters):
         cached.cache_clear()
 
 

@@ -12,7 +12,7 @@ Text = str | rx.Var
 
 def labelled_input(
     label: Text,
-    name: str,
+    name: str | None,
     *,
     type: str = "text",
     required: bool = False,
@@ -20,7 +20,10 @@ def labelled_input(
     id: str | None = None,
     **props,
 ) -> rx.Component:
-    """A `<label>` bound to its `<input>` (`id` defaults to `field-<name>`)."""
+    """A `<label>` bound to its `<input>` (`id` defaults to `field-<name>`).
+
+    `name=None` leaves the input out of any form submission (the login password).
+    """
     field_id = id or f"field-{name}"
     if autocomplete is not None:
         props["auto_complete"] = autocomplete
@@ -33,7 +36,7 @@ def labelled_input(
         ),
         rx.el.input(
             id=field_id,
-            name=name,
+            **({"name": name} if name else {}),
             type=type,
             required=required,
             class_name="field__input",

@@ -6,6 +6,7 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.brand import BRAND_NAME
+from marketing_site.components.auth_status import backend_link, login_href, logout_button
 from marketing_site.components.client import Disclosure, SiteHeader
 from marketing_site.components.links import button_link, link
 from marketing_site.components.sections import image
@@ -28,9 +29,10 @@ def brand_link(lang: str) -> rx.Component:
     )
 
 
-def logout_slot() -> rx.Component:
-    """Where the logout icon appears for an authenticated visitor (wired by the auth work)."""
-    return rx.fragment()
+def logout_slot(lang: str = "fr") -> rx.Component:
+    """The logout icon, shown to an authenticated visitor."""
+    text = words.EN if lang == "en" else words.FR
+    return logout_button(text["logout"])
 
 
 def navbar(path: str) -> rx.Component:
@@ -64,8 +66,9 @@ def navbar(path: str) -> rx.Component:
             hreflang="fr" if lang == "en" else "en",
             data_testid="language-flag",
         ),
-        link(text["login"], routes.LOGIN.path("fr"), class_name="nav-item nav-link"),
-        logout_slot(),
+        # A plain anchor: the backend starts the provider's redirect and returns here.
+        backend_link(text["login"], login_href(path), class_name="nav-item nav-link", data_testid="nav-login"),
+        logout_slot(lang),
         button_link(text["demo"], routes.DEMO.path(lang), class_name="nav-item nav-cta"),
         variant=variant,
         menu_label=text["menu"],

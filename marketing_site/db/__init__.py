@@ -7,15 +7,19 @@ from functools import lru_cache
 from sqlalchemy import Engine, event
 from sqlmodel import Session, SQLModel, create_engine
 
-from marketing_site.db import leads  # noqa: F401  (registers the tables)
+from marketing_site.db import auth, leads  # noqa: F401  (registers the tables)
 from marketing_site.settings import get_settings
 
 metadata = SQLModel.metadata
 
 
-@lru_cache(maxsize=1)
 def get_engine() -> Engine:
-    url = get_settings().database_url
+    """The engine of the configured DATABASE_URL (one pool per URL and process)."""
+    return engine_for(get_settings().database_url)
+
+
+@lru_cache(maxsize=4)
+def engine_for(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 

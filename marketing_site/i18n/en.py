@@ -88,4 +88,14 @@ MESSAGES: dict[str, str] = {
     "thanks_documentation.free_trial.title": "The free trial",
     "thanks_documentation.free_trial.text": "30 days, no payment card, with demo data and every feature.",
     "thanks_documentation.free_trial.link": "Start the free trial",
+    # Login through the identity provider (error texts of the spec, §8)
+    "login.signed_in": "You are logged in as",
+    "reset_password.sent": "If an account exists for this address, you will receive an email within a few minutes to choose a new password.",
+    "free_trial.submitting": "Creation de votre environment...",
+    "auth.error.login_failed": "Login failed",
+    "auth.error.token_failed": "Get access token failed",
+    "auth.error.invalid_state": "Invalid state",
+    "auth.error.no_query": "There are no query params available for parsing.",
+    "auth.invalid_state_help": "This login request expired or was already used.",
+    "auth.login_again": "Log in again",
 }

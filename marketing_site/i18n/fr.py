@@ -88,4 +88,14 @@ MESSAGES: dict[str, str] = {
     "thanks_documentation.free_trial.title": "L'essai gratuit",
     "thanks_documentation.free_trial.text": "30 jours, sans carte bancaire, avec des données de démonstration et toutes les fonctionnalités.",
     "thanks_documentation.free_trial.link": "Démarrer l'essai gratuit",
+    # Connexion par le fournisseur d'identité (textes d'erreur de la spécification, §8)
+    "login.signed_in": "Vous êtes connecté avec l'adresse",
+    "reset_password.sent": "Si un compte existe pour cette adresse, vous recevrez dans quelques minutes un e-mail pour choisir un nouveau mot de passe.",
+    "free_trial.submitting": "Creation de votre environment...",
+    "auth.error.login_failed": "Login failed",
+    "auth.error.token_failed": "Get access token failed",
+    "auth.error.invalid_state": "Invalid state",
+    "auth.error.no_query": "There are no query params available for parsing.",
+    "auth.invalid_state_help": "Cette demande de connexion a expiré ou a déjà été utilisée.",
+    "auth.login_again": "Se connecter à nouveau",
 }

@@ -1,6 +1,8 @@
-"""Trial sign-up (French route, messages in the browser's language).
+"""Trial sign-up (French route, messages in the browser's language). Authentication required.
 
-Authentication and the environment-creation call come later; the form never submits.
+An anonymous visitor is sent to login (fragment `mode=trial`) and comes back to the same
+path and query; the names are prefilled from the identity; Valider registers the trial
+environment (`state.trial`).
 """
 
 from __future__ import annotations
@@ -9,9 +11,12 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components.account import account_aside, account_layout
-from marketing_site.components.fields import labelled_input, submit_button, unwired_form
+from marketing_site.components.fields import labelled_input
 from marketing_site.components.links import button_link, link
 from marketing_site.i18n import message
+from marketing_site.state.trial import TrialState
+
+ON_LOAD = TrialState.on_load
 
 # (input name, message key, input type, autocomplete)
 FIELDS = (
@@ -25,21 +30,38 @@ OFFER_KEYS = ("duration", "card", "users", "data", "storage", "features")
 
 
 def trial_form() -> rx.Component:
-    return unwired_form(
+    return rx.el.form(
         rx.el.div(
             *[
-                labelled_input(message(key), name, type=type_, autocomplete=autocomplete, id=f"trial-{name}")
+                labelled_input(
+                    message(key),
+                    name,
+                    type=type_,
+                    autocomplete=autocomplete,
+                    id=f"trial-{name}",
+                    value=getattr(TrialState, name),
+                    on_change=getattr(TrialState, f"set_{name}"),
+                )
                 for name, key, type_, autocomplete in FIELDS
             ],
             class_name="fields__grid",
         ),
-        submit_button(message("free_trial.submit")),
+        rx.el.button(
+            rx.cond(TrialState.submitting, message("free_trial.submitting"), message("free_trial.submit")),
+            type="submit",
+            disabled=TrialState.submitting,
+            class_name="btn btn--primary",
+            data_testid="trial-submit",
+        ),
         rx.el.p(
             message("free_trial.privacy"),
             " ",
             link(message("free_trial.privacy_link"), routes.PRIVACY.path("fr")),
             class_name="account__note",
         ),
+        on_submit=TrialState.submit,
+        method="dialog",
+        class_name="fields",
         aria_label=message("free_trial.title"),
     )
 

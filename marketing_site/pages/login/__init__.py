@@ -1,6 +1,9 @@
-"""Login (French route, messages in the browser's language): form wired to no call yet.
+"""Login (French route, messages in the browser's language).
 
-Real login is a later redirect to the identity provider; until then the form never submits.
+Connexion starts the identity provider's redirect: the form is a plain GET to
+/auth/login carrying only the email (as `login_hint`) and the return path; the password
+input has no name, so it is never sent anywhere. An authenticated ADVISOR or INVESTOR
+who opens this page goes to their application (the role redirect's trigger).
 """
 
 from __future__ import annotations
@@ -9,24 +12,53 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components.account import account_aside, account_layout
-from marketing_site.components.fields import labelled_input, submit_button, unwired_form
+from marketing_site.components.fields import labelled_input, submit_button
 from marketing_site.components.links import button_link, link
 from marketing_site.i18n import message
+from marketing_site.state.auth import AuthState, LoginFormState
+
+ON_LOAD = [LoginFormState.read_return_to, AuthState.redirect_by_role]
+
+# Hydrated, the form's submit runs in the browser only: a document navigation to
+# /auth/login with the email and the return path (Reflex forms never submit natively).
+START_LOGIN = """(() => {
+  const form = document.querySelector('[data-testid=login-form]');
+  const params = new URLSearchParams({return_to: form.elements.return_to.value || '/connexion'});
+  const email = form.elements.login_hint.value.trim();
+  if (email) params.set('login_hint', email);
+  window.location.assign('/auth/login?' + params.toString());
+})()"""
 
 
 def login_form() -> rx.Component:
-    return unwired_form(
-        labelled_input(message("login.email"), "email", type="email", autocomplete="username", id="login-email"),
+    return rx.el.form(
         labelled_input(
-            message("login.password"), "password", type="password", autocomplete="current-password", id="login-password"
+            message("login.email"), "login_hint", type="email", autocomplete="username", id="login-email"
         ),
+        labelled_input(
+            message("login.password"), None, type="password", autocomplete="current-password", id="login-password"
+        ),
+        rx.el.input(type="hidden", name="return_to", value=LoginFormState.returnTo, read_only=True),
         rx.el.div(
             submit_button(message("login.submit")),
             link(message("login.forgot"), routes.RESET_PASSWORD.path("fr"), class_name="account__link"),
             class_name="account__actions",
         ),
         rx.el.p(message("login.security"), class_name="account__note"),
+        on_submit=rx.call_script(START_LOGIN),
+        method="get",
+        action="/auth/login",
+        class_name="fields",
         aria_label=message("login.title"),
+        data_testid="login-form",
+    )
+
+
+def signed_in() -> rx.Component:
+    return rx.el.div(
+        rx.el.p(message("login.signed_in"), " ", rx.el.strong(AuthState.user.get("email", "").to(str))),
+        class_name="fields",
+        data_testid="login-signed-in",
     )
 
 
@@ -44,4 +76,9 @@ def new_visitor_aside() -> rx.Component:
 
 
 def page(lang: str) -> rx.Component:
-    return account_layout(message("login.title"), message("login.lead"), login_form(), new_visitor_aside())
+    return account_layout(
+        message("login.title"),
+        message("login.lead"),
+        rx.cond(AuthState.isAuthenticated, signed_in(), login_form()),
+        new_visitor_aside(),
+    )

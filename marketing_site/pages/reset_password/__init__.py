@@ -1,4 +1,8 @@
-"""Password reset (French route, messages in the browser's language): wired to no call."""
+"""Password reset (French route, messages in the browser's language).
+
+Submitting shows a neutral confirmation; the provider's reset endpoint is called when
+configured (`state.password_reset`).
+"""
 
 from __future__ import annotations
 
@@ -10,9 +14,18 @@ from marketing_site.components.fields import labelled_input, submit_button, unwi
 from marketing_site.components.links import link
 from marketing_site.i18n import message
 from marketing_site.settings import get_settings
+from marketing_site.state.password_reset import PasswordResetState
 
 
 def reset_form() -> rx.Component:
+    return rx.cond(
+        PasswordResetState.sent,
+        rx.el.p(message("reset_password.sent"), role="status", class_name="account__note", data_testid="reset-sent"),
+        _form(),
+    )
+
+
+def _form() -> rx.Component:
     return unwired_form(
         labelled_input(message("reset_password.email"), "email", type="email", autocomplete="email", id="reset-email"),
         rx.el.div(
@@ -21,6 +34,7 @@ def reset_form() -> rx.Component:
             class_name="account__actions",
         ),
         aria_label=message("reset_password.title"),
+        on_submit=PasswordResetState.submit,
     )
 
 

@@ -1,0 +1,64 @@
+"""What the layout shows of the authentication state: the logout button and login errors."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import reflex as rx
+from reflex_components_core.react_router.dom import ReactRouterLink
+
+from marketing_site.i18n import message
+from marketing_site.state.auth import AuthState, login_url
+
+
+def backend_link(label: rx.Component | str, href: str, **props) -> rx.Component:
+    """A link to a backend route (/auth/...): a document navigation, not client-side routing."""
+    return ReactRouterLink.create(label, to=href, reload_document=True, **props)
+
+
+def login_href(path: str) -> str:
+    """The navbar Login: start the provider's redirect, coming back to this page."""
+    return login_url(quote(path, safe="/"))
+
+
+def logout_button(label: str) -> rx.Component:
+    """A POST to /auth/logout (a cross-site page cannot log the visitor out: SameSite=Lax)."""
+    return rx.cond(
+        AuthState.isAuthenticated,
+        rx.el.form(
+            rx.el.button(
+                rx.el.img(src="/icons/logout.svg", alt="", width="20", height="20", aria_hidden="true"),
+                type="submit",
+                class_name="nav-link nav-logout",
+                aria_label=label,
+                title=label,
+                data_testid="logout",
+            ),
+            # Reflex forms never submit natively; `form.submit()` does, without re-firing onSubmit.
+            on_submit=rx.call_script("document.getElementById('logout-form').submit()"),
+            method="post",
+            action="/auth/logout",
+            id="logout-form",
+            class_name="nav-item",
+        ),
+        rx.fragment(),
+    )
+
+
+def auth_alert() -> rx.Component:
+    """SPEC §8 messages of a failed login or token fetch, with a way to log in again."""
+    return rx.cond(
+        AuthState.error != "",
+        rx.el.div(
+            rx.el.p(
+                rx.el.strong(AuthState.error, data_testid="auth-error"),
+                " ",
+                rx.cond(AuthState.errorCode == "invalid_state", message("auth.invalid_state_help"), ""),
+                " ",
+                backend_link(message("auth.login_again"), "/auth/login", class_name="auth-alert__link"),
+            ),
+            role="alert",
+            class_name="auth-alert container",
+        ),
+        rx.fragment(),
+    )

@@ -1,0 +1,193 @@
+"""Authentication state (SPEC §3/§4): isAuthenticated, isLoading, user, error, roles.
+
+State is sent to the browser, so it never holds a token: the session lives in the
+database (`services.sessions`) and is found through the HttpOnly cookie of the
+websocket's handshake (`self.router.headers.cookie`, server-side only).
+
+`initialise` runs on every page load (first of each page's `on_load`):
+- a one-shot error cookie from the callback becomes `error`;
+- no session cookie and no marker: anonymous at once, no provider call;
+- a live session: authenticated (its access token refreshed if expired, one refresh at a
+  time, 3 attempts on network failure, then 'Get access token failed');
+- the marker but no usable session: the `prompt=none` round trip (`/auth/silent`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import reflex as rx
+
+from marketing_site import routes
+from marketing_site.i18n import lookup
+from marketing_site.services import oidc, sessions
+from marketing_site.settings import Settings, get_settings
+
+logger = logging.getLogger(__name__)
+
+ERROR_CODES = ("login_failed", "token_failed", "invalid_state", "no_query")
+# Claims the page may show; the rest of the ID token (nonce, at_hash...) stays on the server.
+PROFILE_CLAIMS = (
+    "sub", "name", "given_name", "family_name", "nickname", "email", "email_verified",
+    "picture", "locale", "updated_at",
+)
+ADVISOR, INVESTOR = "ADVISOR", "INVESTOR"
+
+
+def error_message(code: str) -> str:
+    """The spec's text for an error code (identical in both catalogues)."""
+    return lookup("en", f"auth.error.{code}")
+
+
+def roles_of(claims: dict[str, Any], claim: str) -> list[str]:
+    value = claims.get(claim)
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [role for role in value if isinstance(role, str)]
+    return []
+
+
+def public_user(claims: dict[str, Any], roles_claim: str) -> dict[str, Any]:
+    user = {name: claims[name] for name in PROFILE_CLAIMS if name in claims}
+    if roles_claim in claims:
+        user[roles_claim] = roles_of(claims, roles_claim)
+    return user
+
+
+def role_destination(roles: list[str], settings: Settings) -> str | None:
+    """The application host for the user's role (SPEC §4 role redirect).
+
+    The original tested `roles.indexOf(role) > 0`, so a role in first position never
+    matched; here any position counts. ADVISOR wins when both are present.
+    """
+    if ADVISOR in roles and settings.advisor_app_url:
+        return settings.advisor_app_url
+    if INVESTOR in roles and settings.investor_app_url:
+        return settings.investor_app_url
+    return None
+
+
+def login_url(return_to: str, *, trial: bool = False, login_hint: str = "") -> str:
+    """The backend route that starts a login and comes back to `return_to`."""
+    params = {"return_to": return_to}
+    if trial:
+        params["mode"] = "trial"
+    if login_hint:
+        params["login_hint"] = login_hint
+    return "/auth/login?" + urlencode(params)
+
+
+def navigate_to_backend(url: str, *, replace: bool = False) -> rx.event.EventSpec:
+    """A full page navigation to a backend route (`rx.redirect` would stay client-side)."""
+    method = "replace" if replace else "assign"
+    return rx.call_script(f"window.location.{method}({json.dumps(url)})")
+
+
+class AuthState(rx.State):
+    """What the page knows about the visitor; no token ever."""
+
+    isAuthenticated: bool = False
+    isLoading: bool = True
+    user: dict[str, Any] = {}
+    error: str = ""
+    errorCode: str = ""
+    roles: list[str] = []
+
+    def _current_path(self) -> str:
+        url = self.router.url
+        path = quote(url.path or "/", safe="/%")
+        return path + (f"?{url.query}" if url.query else "")
+
+    def _set_anonymous(self) -> None:
+        self.isAuthenticated = False
+        self.user = {}
+        self.roles = []
+
+    def _set_error(self, code: str) -> None:
+        self.errorCode = code
+        self.error = error_message(code)
+
+    @rx.event
+    async def initialise(self):
+        """SPEC §4 start-up: callback errors, session, or the silent check."""
+        settings = get_settings()
+        cookies = sessions.read_cookies(self.router.headers.cookie)
+        events: list = []
+        self.error, self.errorCode = "", ""
+        if sessions.ERROR_COOKIE in cookies:
+            code = cookies[sessions.ERROR_COOKIE]
+            if code in ERROR_CODES:
+                self._set_error(code)
+            # Not rx.remove_cookie: it replays the page's initial events.
+            events.append(rx.call_script(f"document.cookie = '{sessions.ERROR_COOKIE}=; Max-Age=0; path=/'"))
+        session_id = cookies.get(sessions.SESSION_COOKIE)
+        marker = cookies.get(sessions.MARKER_COOKIE)
+        if not session_id and not marker:
+            self._set_anonymous()  # an anonymous visitor costs the provider nothing
+            self.isLoading = False
+            return events
+        result = None
+        if session_id:
+            try:
+                result = await oidc.relying_party().session_tokens(session_id)
+            except oidc.TokenFailed as error:
+                logger.warning("silent token fetch failed: %s", error)
+                self._set_anonymous()
+                self._set_error(oidc.TokenFailed.code)
+                self.isLoading = False
+                return events
+        if result is not None:
+            claims, _ = result
+            self.user = public_user(claims, settings.oidc_roles_claim)
+            self.roles = roles_of(claims, settings.oidc_roles_claim)
+            self.isAuthenticated = True
+            self.isLoading = False
+            return events
+        self._set_anonymous()
+        if marker:
+            # The `prompt=none` round trip; /auth/silent removes the marker first.
+            self.isLoading = True
+            silent = "/auth/silent?" + urlencode({"return_to": self._current_path()})
+            return [*events, navigate_to_backend(silent, replace=True)]
+        self.isLoading = False
+        return events
+
+    @rx.event
+    def redirect_by_role(self):
+        """On the login page: an authenticated ADVISOR or INVESTOR goes to their application."""
+        if self.isLoading or not self.isAuthenticated:
+            return None
+        destination = role_destination(self.roles, get_settings())
+        return rx.redirect(destination) if destination else None
+
+    @rx.event
+    def require_login(self, trial: bool = False):
+        """On a protected page: an anonymous visitor goes to login and comes back here."""
+        if self.isLoading or self.isAuthenticated:
+            return None
+        return navigate_to_backend(login_url(self._current_path(), trial=trial))
+
+
+def login_page_path() -> str:
+    return quote(routes.LOGIN.path("fr"), safe="/")
+
+
+class LoginFormState(rx.State):
+    """The login page's return target (`?return_to=`), sent with the email as a GET to /auth/login.
+
+    The form posts nothing to Reflex: the password input has no name, so it never leaves
+    the browser; the email goes to the provider as `login_hint`.
+    """
+
+    returnTo: str = routes.LOGIN.path("fr")
+
+    @rx.event
+    def read_return_to(self):
+        from marketing_site.services.return_paths import safe_return_path
+
+        default = quote(routes.LOGIN.path("fr"), safe="/")
+        self.returnTo = safe_return_path(self.router.url.query_parameters.get("return_to"), default)

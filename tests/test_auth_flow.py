@@ -1,0 +1,192 @@
+"""Login and trial in Chromium against a real OpenID provider and a manager stub (loopback).
+
+The provider is `oidc-provider-mock` (conftest `auth_services`); each test uses a fresh
+browser context, so cookies never leak between tests.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from conftest import INVESTOR_USER, TRIAL_USER
+
+pytestmark = pytest.mark.browser
+
+AUTHORIZE = re.compile(r".*/oauth2/authorize.*")
+# The provider's pages link a CDN stylesheet; there is no internet here.
+CDN = re.compile(r"https://cdn\.jsdelivr\.net/.*")
+
+
+@pytest.fixture
+def new_page(new_page):
+    def _open(**kwargs):
+        page = new_page(**kwargs)
+        page.context.route(CDN, lambda route: route.abort())
+        return page
+
+    return _open
+
+
+def _provider_login(page, user):
+    """Click the predefined user's button on the provider's login page."""
+    page.wait_for_url(AUTHORIZE)
+    page.locator(f"button[name=sub][value='{user['sub']}']").click()
+
+
+def _query(url: str) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(urlsplit(url).query, keep_blank_values=True).items()}
+
+
+def test_trial_end_to_end(new_page, site, auth_services):
+    manager = auth_services["manager"]
+    manager.delay = 1.5
+    page = new_page()
+    authorize_requests = []
+    page.on("request", lambda r: authorize_requests.append(r.url) if AUTHORIZE.match(r.url) else None)
+
+    page.goto(site + "/start-free-trial?x=1")
+    page.wait_for_url(AUTHORIZE)
+    assert urlsplit(page.url).fragment == "mode=trial"
+    params = _query(authorize_requests[0])
+    assert params["code_challenge_method"] == "S256"
+    assert re.fullmatch(r"[A-Za-z0-9_-]{43}", params["code_challenge"])
+    assert len(params["state"]) >= 32 and len(params["nonce"]) >= 32
+    assert params["scope"] == "openid profile email offline_access"
+    assert params["audience"] == "https://api.nereo-wealth.fr"
+    assert params["response_type"] == "code"
+    assert params["redirect_uri"] == site + "/auth/callback"
+
+    _provider_login(page, TRIAL_USER)
+    page.wait_for_url(site + "/start-free-trial?x=1")
+    last_name, first_name = page.locator("#trial-lastName"), page.locator("#trial-firstName")
+    page.wait_for_function("document.querySelector('#trial-lastName').value === 'Durand'")
+    assert first_name.input_value() == "Camille"
+    assert last_name.input_value() == "Durand"
+    assert page.get_by_test_id("logout").count() == 1
+    cookies = {c["name"]: c for c in page.context.cookies()}
+    assert cookies["nereo_session"]["httpOnly"] and cookies["nereo_session"]["sameSite"] == "Lax"
+    assert not cookies["nereo.is.authenticated"]["httpOnly"]
+
+    page.locator("#trial-company").fill("Durand Patrimoine")
+    page.locator("#trial-phone").fill("+33 1 23 45 67 89")
+    button = page.get_by_test_id("trial-submit")
+    assert button.inner_text() == "Valider"
+    button.click()
+    page.wait_for_function(
+        "document.querySelector('[data-testid=trial-submit]').innerText === 'Creation de votre environment...'"
+    )
+    assert button.is_disabled()
+    page.wait_for_url(manager.url + "/advisor/onboard")
+
+    registration = manager.registrations()[-1]
+    token = registration["headers"]["Authorization"].removeprefix("Bearer ")
+    assert len(token) > 20
+    assert json.loads(registration["body"]) == {
+        "company": "Durand Patrimoine",
+        "firstName": "Camille",
+        "lastName": "Durand",
+        "phone": "+33 1 23 45 67 89",
+        "email": TRIAL_USER["email"],
+        "picture": TRIAL_USER["picture"],
+    }
+    assert registration["headers"]["Content-Type"].startswith("application/json")
+    # The token never reached the browser: no cookie carries it.
+    assert all(token not in c["value"] for c in page.context.cookies())
+
+
+def test_trial_failure_returns_to_idle_without_message(new_page, site, auth_services):
+    manager = auth_services["manager"]
+    manager.delay, manager.fail_registrations = 0.8, True
+    try:
+        page = new_page()
+        page.goto(site + "/start-free-trial")
+        _provider_login(page, TRIAL_USER)
+        page.wait_for_url(site + "/start-free-trial")
+        page.wait_for_function("document.querySelector('#trial-lastName').value === 'Durand'")
+        before = len(manager.registrations())
+        page.get_by_test_id("trial-submit").click()
+        page.wait_for_function(
+            "document.querySelector('[data-testid=trial-submit]').innerText === 'Creation de votre environment...'"
+        )
+        page.wait_for_function("document.querySelector('[data-testid=trial-submit]').innerText === 'Valider'")
+        assert len(manager.registrations()) == before + 1
+        assert not page.get_by_test_id("trial-submit").is_disabled()
+        assert page.url == site + "/start-free-trial"
+        assert page.locator("[role=alert]").count() == 0
+    finally:
+        manager.fail_registrations = False
+
+
+def test_login_page_sends_email_as_hint_never_the_password_and_role_redirects(new_page, site, auth_services):
+    """The investor's role is first (and only) in its list: the original's index>0 missed it."""
+    page = new_page()
+    requests = []
+    page.on("request", lambda r: requests.append((r.url, r.post_data)))
+    page.goto(site + "/connexion")
+    page.wait_for_function("window.__reactRouterDataRouter !== undefined")
+    page.locator("#login-email").fill(INVESTOR_USER["email"])
+    page.locator("#login-password").fill("s3cret-Passw0rd")
+    page.get_by_role("button", name="Connexion").click()
+    page.wait_for_url(AUTHORIZE)
+    assert _query(page.url)["login_hint"] == INVESTOR_USER["email"]
+    assert not any("s3cret" in (url + (body or "")) for url, body in requests)
+    _provider_login(page, INVESTOR_USER)
+    page.wait_for_url(auth_services["manager"].url + "/investor")
+    assert not any("s3cret" in (url + (body or "")) for url, body in requests)
+
+
+def test_silent_check_provider_error_leaves_visitor_anonymous_without_loop(new_page, site):
+    page = new_page()
+    page.context.add_cookies([{"name": "nereo.is.authenticated", "value": "true", "url": site}])
+    silent, callbacks = [], []
+    page.on("request", lambda r: silent.append(r.url) if "/auth/silent" in r.url else None)
+    page.on("request", lambda r: callbacks.append(r.url) if "/auth/callback" in r.url else None)
+    with page.expect_request(lambda r: "/auth/callback" in r.url):
+        page.goto(site + "/compare")
+    page.wait_for_url(site + "/compare")
+    page.wait_for_function("window.__reactRouterDataRouter !== undefined")
+    assert len(callbacks) == 1 and "error=login_required" in callbacks[0]
+    assert "nereo.is.authenticated" not in {c["name"] for c in page.context.cookies()}
+    page.reload()
+    page.wait_for_function("window.__reactRouterDataRouter !== undefined")
+    page.wait_for_timeout(1500)
+    assert len(silent) == 1
+    assert page.url == site + "/compare"
+    assert page.get_by_test_id("logout").count() == 0
+    assert page.locator("[role=alert]").count() == 0
+
+
+def test_callback_with_unknown_state_restarts_login_with_invalid_state(new_page, site):
+    page = new_page()
+    page.goto(site + "/auth/callback?code=abc&state=not-ours")
+    page.wait_for_url(site + "/connexion")
+    assert page.get_by_test_id("auth-error").inner_text() == "Invalid state"
+    assert page.locator("#login-email").count() == 1
+
+
+def test_provider_denial_shows_login_failed(new_page, site):
+    page = new_page()
+    page.goto(site + "/connexion")
+    page.get_by_test_id("nav-login").click()
+    page.wait_for_url(AUTHORIZE)
+    page.get_by_role("button", name="Deny").click()
+    page.wait_for_url(re.compile(re.escape(site) + r"/connexion.*"))
+    assert page.get_by_test_id("auth-error").inner_text() == "Login failed"
+
+
+def test_navbar_login_returns_to_the_page_and_logout_icon_logs_out(new_page, site):
+    page = new_page()
+    page.goto(site + "/compare")
+    page.get_by_test_id("nav-login").click()
+    _provider_login(page, TRIAL_USER)
+    page.wait_for_url(site + "/compare")
+    page.get_by_test_id("logout").wait_for()
+    page.get_by_test_id("logout").click()
+    page.wait_for_url(re.compile(r".*/oauth2/end_session.*"))
+    params = _query(page.url)
+    assert params["client_id"] == "nereo-dev" and params["returnTo"] == site
+    names = {c["name"] for c in page.context.cookies()}
+    assert "nereo_session" not in names and "nereo.is.authenticated" not in names

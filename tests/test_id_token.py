@@ -1,0 +1,186 @@
+"""ID token rules (SPEC §5, OIDC Core 3.1.3.7) with tokens signed here by a local RSA key."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+
+import pytest
+from joserfc import jws
+from joserfc.jwk import RSAKey
+
+from marketing_site.services.id_token import IdTokenError, validate
+
+ISSUER = "https://login.example.test/"
+CLIENT = "site-client"
+NONCE = "n-0123456789"
+NOW = 1_800_000_000
+
+KEY = RSAKey.generate_key(2048, parameters={"kid": "k1", "use": "sig"})
+OTHER_KEY = RSAKey.generate_key(2048, parameters={"kid": "k1"})
+JWKS = {"keys": [KEY.as_dict(private=False)]}
+
+
+def _claims(**changes):
+    claims = {
+        "iss": ISSUER,
+        "sub": "auth0|42",
+        "aud": CLIENT,
+        "nonce": NONCE,
+        "iat": NOW - 10,
+        "exp": NOW + 3600,
+        "auth_time": NOW - 10,
+    }
+    for name, value in changes.items():
+        if value is ...:
+            claims.pop(name, None)
+        else:
+            claims[name] = value
+    return claims
+
+
+def _sign(claims, key=KEY, header=None):
+    return jws.serialize_compact(header or {"alg": "RS256", "kid": "k1"}, json.dumps(claims).encode(), key)
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _segment(value) -> str:
+    return _b64(json.dumps(value).encode())
+
+
+def _validate(token, **kwargs):
+    options = {"jwks": JWKS, "issuer": ISSUER, "client_id": CLIENT, "nonce": NONCE, "now": NOW}
+    options.update(kwargs)
+    return validate(token, **options)
+
+
+def _reason(token, **kwargs) -> str:
+    with pytest.raises(IdTokenError) as caught:
+        _validate(token, **kwargs)
+    return caught.value.reason
+
+
+def test_a_valid_token_gives_its_claims():
+    assert _validate(_sign(_claims()))["sub"] == "auth0|42"
+
+
+def test_token_without_kid_uses_the_provider_rsa_key():
+    assert _validate(_sign(_claims(), header={"alg": "RS256"}))["sub"] == "auth0|42"
+
+
+@pytest.mark.parametrize("token", ["", "a.b", "a.b.c.d", "onlyone", "..sig", "e30.e30"])
+def test_not_three_parts_is_malformed(token):
+    assert _reason(token) == "malformed"
+
+
+def test_parts_that_are_not_json_are_malformed():
+    assert _reason("bm90IGpzb24.e30.c2ln") == "malformed"
+
+
+def test_alg_none_is_refused():
+    unsigned = f"{_segment({'alg': 'none'})}.{_segment(_claims())}"
+    assert _reason(unsigned + ".") == "alg"
+    assert _reason(unsigned + ".x") == "alg"
+
+
+def test_hs256_signed_with_the_public_key_is_refused():
+    """The classic key-confusion attack: HMAC keyed with the provider's public key."""
+    public_pem = KEY.as_pem(private=False)
+    signing_input = f"{_segment({'alg': 'HS256', 'kid': 'k1'})}.{_segment(_claims())}"
+    signature = hmac.new(public_pem, signing_input.encode(), hashlib.sha256).digest()
+    assert _reason(f"{signing_input}.{_b64(signature)}") == "alg"
+
+
+@pytest.mark.parametrize("alg", ["RS384", "RS512", "PS256", "ES256", "HS512"])
+def test_other_algorithms_are_refused(alg):
+    header = _b64(json.dumps({"alg": alg, "kid": "k1"}).encode())
+    token = f"{header}.{_b64(json.dumps(_claims()).encode())}.c2lnbmF0dXJl"
+    assert _reason(token) == "alg"
+
+
+def test_signature_from_another_key_is_refused():
+    assert _reason(_sign(_claims(), key=OTHER_KEY)) == "signature"
+
+
+def test_tampered_payload_is_refused():
+    header, _, signature = _sign(_claims()).split(".")
+    forged = _b64(json.dumps(_claims(sub="someone-else")).encode())
+    assert _reason(f"{header}.{forged}.{signature}") == "signature"
+
+
+def test_unknown_kid_is_refused():
+    assert _reason(_sign(_claims(), header={"alg": "RS256", "kid": "other"})) == "key"
+
+
+def test_issuer_must_match():
+    assert _reason(_sign(_claims(iss="https://evil.example.test/"))) == "iss"
+    assert _reason(_sign(_claims(iss=...))) == "iss"
+
+
+@pytest.mark.parametrize("sub", [..., "", None])
+def test_subject_must_be_present(sub):
+    assert _reason(_sign(_claims(sub=sub))) == "sub"
+
+
+@pytest.mark.parametrize("aud", [..., "other-client", ["other-client", "api"], 42])
+def test_audience_must_contain_the_client(aud):
+    assert _reason(_sign(_claims(aud=aud))) == "aud"
+
+
+def test_audience_as_a_list_with_only_the_client_is_accepted():
+    assert _validate(_sign(_claims(aud=[CLIENT])))["aud"] == [CLIENT]
+
+
+def test_several_audiences_need_azp_equal_to_the_client():
+    audiences = [CLIENT, "https://api.example.test"]
+    assert _reason(_sign(_claims(aud=audiences))) == "azp"
+    assert _reason(_sign(_claims(aud=audiences, azp="other-client"))) == "azp"
+    assert _validate(_sign(_claims(aud=audiences, azp=CLIENT)))["azp"] == CLIENT
+
+
+def test_azp_present_must_be_the_client_even_with_one_audience():
+    assert _reason(_sign(_claims(azp="other-client"))) == "azp"
+
+
+@pytest.mark.parametrize("nonce", [..., "another-nonce"])
+def test_nonce_must_match(nonce):
+    assert _reason(_sign(_claims(nonce=nonce))) == "nonce"
+
+
+@pytest.mark.parametrize("exp", [..., "1800003600", None, True])
+def test_exp_must_be_a_number(exp):
+    assert _reason(_sign(_claims(exp=exp))) == "exp_type"
+
+
+@pytest.mark.parametrize("iat", [..., "1799999990", None])
+def test_iat_must_be_a_number(iat):
+    assert _reason(_sign(_claims(iat=iat))) == "iat_type"
+
+
+def test_expiry_accepted_inside_the_leeway_and_refused_beyond():
+    assert _validate(_sign(_claims(exp=NOW - 59)))
+    assert _validate(_sign(_claims(exp=NOW - 60)))
+    assert _reason(_sign(_claims(exp=NOW - 61))) == "expired"
+
+
+def test_not_before_accepted_inside_the_leeway_and_refused_beyond():
+    assert _validate(_sign(_claims(nbf=NOW + 60)))
+    assert _reason(_sign(_claims(nbf=NOW + 61))) == "nbf"
+    assert _reason(_sign(_claims(nbf="soon"))) == "nbf"
+
+
+def test_max_age_checks_auth_time_with_the_leeway():
+    assert _validate(_sign(_claims(auth_time=NOW - 360)), max_age=300)
+    assert _reason(_sign(_claims(auth_time=NOW - 361)), max_age=300) == "auth_time"
+    assert _reason(_sign(_claims(auth_time=...)), max_age=300) == "auth_time"
+    assert _validate(_sign(_claims(auth_time=...)))  # no max_age asked: not required
+
+
+def test_refresh_grant_tokens_skip_the_nonce_only():
+    assert _validate(_sign(_claims(nonce=...)), nonce=None)
+    assert _reason(_sign(_claims(iss="https://evil.example.test/")), nonce=None) == "iss"
