@@ -24,6 +24,8 @@ class Page:
     en: str | None = None
     # Thank-you and account pages stay out of search engines and the sitemap.
     indexable: bool = True
+    # Only for a logged-in visitor: anyone else is sent to the identity provider.
+    protected: bool = False
 
     def path(self, lang: str) -> str:
         """The page's path in `lang`, or in the other language when it has only one."""
@@ -48,7 +50,7 @@ PRICING = Page(
 LOGIN = Page("login", fr="/connexion", indexable=False)
 RESET_PASSWORD = Page("reset_password", fr="/reset-password", indexable=False)
 COMPARE = Page("compare", fr="/compare", en="/en/compare")
-FREE_TRIAL = Page("free_trial", fr="/start-free-trial", indexable=False)
+FREE_TRIAL = Page("free_trial", fr="/start-free-trial", indexable=False, protected=True)
 DEMO = Page("demo", fr=f"/demo-{PRODUCT_SLUG}", en=f"/en/demo-{PRODUCT_SLUG}")
 LEGAL_NOTICE = Page("legal_notice", fr="/mentions-legales", en="/en/mentions-legales")
 SALES_TERMS = Page("sales_terms", fr="/cgv", en="/en/cgv")
@@ -163,6 +165,11 @@ def navbar_variant(path: str) -> Literal["en", "thanks", "fr"]:
 def all_paths() -> list[str]:
     """Every path the site serves with a page, in table order."""
     return [p for page in PAGES for _, p in page.paths()]
+
+
+def public_paths() -> list[str]:
+    """Every path an anonymous visitor can stay on (all but the protected pages)."""
+    return [p for page in PAGES if not page.protected for _, p in page.paths()]
 
 
 def page_for_path(path: str) -> Page | None:

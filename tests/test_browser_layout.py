@@ -143,7 +143,7 @@ def test_client_side_navigation_reaches_every_route(new_page, site, page_errors)
     page.evaluate("window.__sameDocument = true")
     # The trial page is protected: an anonymous visitor leaves for the identity provider
     # (tests/test_auth_flow.py), so client-side navigation cannot stay on it.
-    for path in [p for p in routes.all_paths() if p != routes.FREE_TRIAL.path("fr")]:
+    for path in routes.public_paths():
         _navigate(page, path)
         page.wait_for_function("(l) => document.documentElement.lang === l", arg=routes.page_lang(path))
         assert page.title() and "Page introuvable" not in page.title(), path

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, DateTime, Index
+from sqlalchemy import Column, DateTime, Index, Text
 from sqlmodel import Field, SQLModel
 
 
@@ -48,7 +48,7 @@ class OutboxMessage(SQLModel, table=True):
     mail_to: str = Field(max_length=320)
     reply_to: str = Field(max_length=320)
     subject: str = Field(max_length=300)
-    body: str
+    body: str = Field(sa_column=Column(Text, nullable=False))
     status: str = Field(default="pending", max_length=10)  # pending | sending | sent | failed
     attempts: int = Field(default=0)
     next_attempt_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False))
