@@ -8,12 +8,13 @@ from pathlib import Path
 
 import reflex as rx
 
-from marketing_site import exact_paths, routes, seo, theme
+from marketing_site import exact_paths, logs, routes, security, seo, theme
 from marketing_site.api import api_app
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
 from marketing_site.services.mail import run_outbox_worker
 
+logs.configure()
 # Must run before any page is added: the spec's routes have accented parts.
 exact_paths.install()
 
@@ -64,8 +65,9 @@ app = rx.App(
         rx.el.style(theme.css_variables()),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
-    # Our API routes first, then exact-path serving of the prerendered site in front of all.
-    api_transformer=[api_app(), exact_paths.ExactPathSite],
+    # Our API routes first, then exact-path serving of the prerendered site in front of them,
+    # and security headers (and the websocket's origin check) around everything.
+    api_transformer=[api_app(), exact_paths.ExactPathSite, security.SecurityHeaders],
     toaster=None,
 )
 _add_site_pages(app)
