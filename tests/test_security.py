@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import socket
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import httpx
@@ -129,7 +130,9 @@ def _call(app, scope_extra=None, headers=()):
 
     scope = {"type": "http", "method": "GET", "path": "/x", "headers": list(headers), "scheme": "http"}
     scope.update(scope_extra or {})
-    asyncio.run(app(scope, receive, send))
+    # In a thread of its own: Playwright's sync API keeps an event loop running in this one.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result()
     return sent
 
 
