@@ -12,7 +12,9 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test bench build install chromium migrate clean
+.PHONY: run dev test bench build install chromium migrate clean audit load faults
+# Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
+WORKERS ?= 1
 
 install: $(VENV)/.installed $(TOOLS)/node_modules/.bin/bun $(TOOLS)/node_modules/axe-core/axe.min.js
 
@@ -43,8 +45,8 @@ run: migrate
 	@echo "Serving http://127.0.0.1:$(PORT)/"
 	@# Without OIDC_ISSUER, dev_services.py starts a local identity provider and manager
 	@# stand-in on $(PORT)+1 and $(PORT)+2 (never for an https SITE_URL) around the site.
-	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} PORT=$(PORT) $(BIN)/python scripts/dev_services.py -- \
-		$(BIN)/reflex run --env prod --backend-only --backend-host 127.0.0.1 --backend-port $(PORT)
+	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} PORT=$(PORT) GRANIAN_WORKERS=$(WORKERS) $(BIN)/python scripts/dev_services.py -- \
+		$(BIN)/reflex run --env prod --backend-only --backend-host $${HOST:-127.0.0.1} --backend-port $(PORT)
 
 # Hot reload while editing (Vite on 3000, backend on 8000).
 dev: migrate
@@ -54,9 +56,36 @@ dev: migrate
 # consent tests answer (with Playwright's request interception): any other request to it is a 404.
 TEST_ANALYTICS_URL = http://127.0.0.1:$(TEST_PORT)/__test-analytics.js
 
+# The test build also carries recognisable values for every secret: tests/test_security.py
+# checks that none of them reaches the frontend bundle.
+BUILD_CANARIES = SMTP_PASSWORD=canary-smtp-password-7f3a OIDC_CLIENT_SECRET=canary-oidc-secret-51c9 SESSION_SECRET=canary-session-secret-e02d
+
+# Run again on PostgreSQL and Redis (two backend workers per site) when TEST_DATABASE_URL and
+# TEST_REDIS_URL are set: the route smoke test, the lead flow (API, faults, browser), the
+# security headers, a state event over the websocket and the login flow (tests/test_auth*.py).
+ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_faults.py \
+	tests/test_browser_leads.py tests/test_security.py tests/test_schema.py tests/test_operations.py \
+	tests/test_browser_pages.py::test_switch_event_applies_alternate_set_on_the_accented_page \
+	$(wildcard tests/test_auth*.py)
+
 test: migrate chromium
-	ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
-	TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest
+	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
+	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest
+	@if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
+		echo "--- again on PostgreSQL and Redis, two workers per site"; \
+		TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $(ENGINE_TESTS); \
+	fi
+
+# Known vulnerabilities in the pinned requirements (PyPI's advisory data).
+audit: install
+	$(BIN)/pip-audit --requirement requirements.txt --no-deps --disable-pip --progress-spinner off
+
+# Not part of `make test`: bounded load and fault runs on loopback (see scripts/).
+load: migrate
+	$(BIN)/python scripts/load_leads.py
+
+faults: migrate
+	$(BIN)/python scripts/fault_leads.py
 
 # Lighthouse on every route of the production build (a benchmark: it prints, never fails).
 $(TOOLS)/node_modules/.bin/lighthouse:

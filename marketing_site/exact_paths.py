@@ -16,6 +16,9 @@ Reflex gets three things wrong for this site, and this module is the one place t
 3. `html_lang` is app-wide. `ExactPathPlugin.post_build` writes `lang="en"` into the
    prerendered English pages (the layout keeps `<html lang>` right on client navigation).
 
+The manifest also lists the SHA-256 hashes of each page's inline scripts: `ExactPathSite`
+sends every page with a Content-Security-Policy that allows exactly those (see `security`).
+
 The same manifest is what a reverse proxy would need to reproduce these rules.
 """
 
@@ -136,10 +139,14 @@ def write_manifest(static_dir: Path) -> dict[str, Any]:
     if missing or not_found is None:
         msg = f"Pages missing from the prerendered build: {missing or [NOT_FOUND_PROBE]}"
         raise RuntimeError(msg)
+    from marketing_site.security import inline_script_hashes
+
+    html_files = sorted({*pages.values(), not_found.relative_to(static_dir).as_posix()})
     manifest = {
         "pages": pages,
         "not_found": not_found.relative_to(static_dir).as_posix(),
         "redirects": dict(routes.PERMANENT_REDIRECTS),
+        "script_hashes": {name: inline_script_hashes((static_dir / name).read_bytes()) for name in html_files},
     }
     (static_dir / MANIFEST_NAME).write_text(json.dumps(manifest, ensure_ascii=False, indent=1))
     return manifest
@@ -182,6 +189,7 @@ class ExactPathSite:
         self._redirects: dict[str, str] = {}
         self._not_found = ""
         self._files: Any = None
+        self._policies: dict[str, str] = {}
 
     def _load(self) -> None:
         self._loaded = True
@@ -195,6 +203,11 @@ class ExactPathSite:
         self._pages = manifest["pages"]
         self._redirects = manifest["redirects"]
         self._not_found = manifest["not_found"]
+        from marketing_site.security import content_security_policy
+
+        self._policies = {
+            name: content_security_policy(hashes) for name, hashes in manifest.get("script_hashes", {}).items()
+        }
         self._files = PrecompressedStaticFiles(
             directory=static_dir, html=False, encodings=COMPRESSION, check_dir=True
         )
@@ -249,6 +262,8 @@ class ExactPathSite:
         response.headers["Cache-Control"] = (
             "public, max-age=31536000, immutable" if is_asset else "no-cache"
         )
+        if target in self._policies:  # a page: its own inline scripts are allowed
+            response.headers["Content-Security-Policy"] = self._policies[target]
         await response(scope, receive, send)
 
 

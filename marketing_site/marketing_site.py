@@ -8,7 +8,7 @@ from pathlib import Path
 
 import reflex as rx
 
-from marketing_site import exact_paths, routes, seo, theme
+from marketing_site import exact_paths, logs, routes, security, seo, theme
 from marketing_site.api import api_app
 from marketing_site.components.consent import ConsentGate
 from marketing_site.components.layout import site_layout
@@ -17,6 +17,7 @@ from marketing_site.services.mail import run_outbox_worker
 from marketing_site.services import oidc
 from marketing_site.state.auth import AuthState
 
+logs.configure()
 # Must run before any page is added: the spec's routes have accented parts.
 exact_paths.install()
 
@@ -74,8 +75,9 @@ app = rx.App(
         ConsentGate.create(),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
-    # Our API routes first, then exact-path serving of the prerendered site in front of all.
-    api_transformer=[api_app(), exact_paths.ExactPathSite],
+    # Our API routes first, then exact-path serving of the prerendered site in front of them,
+    # and security headers (and the websocket's origin check) around everything.
+    api_transformer=[api_app(), exact_paths.ExactPathSite, security.SecurityHeaders],
     toaster=None,
 )
 _add_site_pages(app)

@@ -4,6 +4,7 @@
     python -m marketing_site.ops export [--output leads.csv]
     python -m marketing_site.ops outbox [--status failed]
     python -m marketing_site.ops retry (--id N ... | --failed)
+    python -m marketing_site.ops purge [--months N] [--dry-run]
 
 They use the database of DATABASE_URL, like the site.
 """
@@ -82,6 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     group = again.add_mutually_exclusive_group(required=True)
     group.add_argument("--id", type=int, nargs="+", default=[])
     group.add_argument("--failed", action="store_true", help="every failed message")
+    purge = commands.add_parser(
+        "purge", help="delete the leads of prospects with no contact for N months (LEAD_RETENTION_MONTHS)"
+    )
+    purge.add_argument("--months", type=int, help="retention period (default: LEAD_RETENTION_MONTHS, 36)")
+    purge.add_argument("--dry-run", action="store_true", help="count only, delete nothing")
     args = parser.parse_args(argv)
 
     if args.command == "leads":
@@ -97,6 +103,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "outbox":
         for m in list_outbox(args.status):
             print(f"{m.id:>6}  lead {m.lead_id:>6}  {m.status:<8} attempts={m.attempts}  {m.subject}  {m.last_error or ''}")
+    elif args.command == "purge":
+        from marketing_site.services.retention import purge_leads
+        from marketing_site.settings import get_settings
+
+        months = args.months or get_settings().lead_retention_months
+        result = purge_leads(months, dry_run=args.dry_run)
+        verb = "would delete" if args.dry_run else "deleted"
+        print(
+            f"{verb} {result.leads} lead(s) and {result.mails} mail(s) of {result.prospects} prospect(s)"
+            f" with no contact since {result.cutoff:%Y-%m-%d} ({months} months)"
+        )
     else:
         print(f"{retry(args.id, args.failed)} message(s) queued again")
     return 0

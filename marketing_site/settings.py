@@ -95,6 +95,18 @@ class Settings:
     session_secret: str
     # Set by `scripts/dev_services.py` when it points the site at its local stand-ins.
     dev_services: bool
+    # Scale-out and operations.
+    redis_url: str
+    redis_key_prefix: str
+    hsts_max_age_seconds: int
+    csp_report_uri: str
+    log_format: str
+    log_level: str
+    lead_retention_months: int
+
+    @property
+    def is_https(self) -> bool:
+        return self.site_url.startswith("https://")
 
     @property
     def site_origin(self) -> str:
@@ -156,4 +168,11 @@ def get_settings() -> Settings:
         investor_app_url=_env("INVESTOR_APP_URL"),
         session_secret=_env("SESSION_SECRET"),
         dev_services=_bool("DEV_SERVICES", False),
+        redis_url=_env("REFLEX_REDIS_URL"),
+        redis_key_prefix=_env("REDIS_KEY_PREFIX", "nereo:") or "nereo:",
+        hsts_max_age_seconds=_int("HSTS_MAX_AGE_SECONDS", 63072000),
+        csp_report_uri=_env("CSP_REPORT_URI"),
+        log_format=_choice("LOG_FORMAT", ("json", "text")),
+        log_level=_env("LOG_LEVEL", "INFO").upper() or "INFO",
+        lead_retention_months=_int("LEAD_RETENTION_MONTHS", 36),
     )

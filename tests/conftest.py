@@ -19,7 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from servers import ARTIFACTS, BIN, ROOT, SiteServer, SmtpSink  # noqa: E402
+from servers import ARTIFACTS, BIN, ROOT, SiteServer, SmtpSink, drop_test_databases, engines  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -35,6 +35,8 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(scope="session")
 def workdir(tmp_path_factory) -> Path:
+    if "TEST_DATABASE_URL" in engines():
+        drop_test_databases()  # those of an earlier run
     return tmp_path_factory.mktemp("site")
 
 

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 def _open(new_page, site, path, **kwargs):
     page = new_page(**kwargs)
     page.goto(site + path)
-    page.wait_for_function("window.__reactRouterDataRouter !== undefined")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
     return page
 
 
@@ -56,10 +56,10 @@ def test_navbar_style_changes_once_scrolled(new_page, site):
     assert header.get_attribute("data-scrolled") == "false"
     shadow_before = header.evaluate("e => getComputedStyle(e).boxShadow")
     page.mouse.wheel(0, 600)
-    page.wait_for_function("document.querySelector('header.site-header').dataset.scrolled === 'true'")
+    page.wait_for_function("() => document.querySelector('header.site-header').dataset.scrolled === 'true'")
     assert header.evaluate("e => getComputedStyle(e).boxShadow") != shadow_before
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_function("document.querySelector('header.site-header').dataset.scrolled === 'false'")
+    page.wait_for_function("() => document.querySelector('header.site-header').dataset.scrolled === 'false'")
 
 
 def test_mobile_menu_opens_and_closes_at_375px(new_page, site):
@@ -107,10 +107,10 @@ def test_route_change_scrolls_to_top_without_reload(new_page, site):
     page = _open(new_page, site, "/mentions-legales", height=400)
     page.evaluate("window.__sameDocument = true")
     page.locator("footer a", has_text="Webinars").scroll_into_view_if_needed()
-    page.wait_for_function("window.scrollY > 200")
+    page.wait_for_function("() => window.scrollY > 200")
     page.locator("footer a", has_text="Webinars").click()
     page.wait_for_url("**/webinar-wealth-management")
-    page.wait_for_function("window.scrollY === 0")
+    page.wait_for_function("() => window.scrollY === 0")
     assert page.evaluate("window.__sameDocument") is True
 
 
@@ -170,6 +170,6 @@ def test_unknown_browser_language_gives_french(new_page, site):
     page = new_page(locale="en-US")
     page.add_init_script("Object.defineProperty(navigator, 'language', {get: () => ''})")
     page.goto(site + "/nope")
-    page.wait_for_function("window.__reactRouterDataRouter !== undefined")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
     page.wait_for_timeout(300)
     assert "Nous sommes désolés" in page.locator("main h1").inner_text()

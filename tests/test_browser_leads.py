@@ -31,7 +31,7 @@ FORM_PAGES = {
 def _open_form(new_page, site, path, **kwargs):
     page = new_page(**kwargs)
     page.goto(site + quote(path, safe="/"))
-    page.wait_for_function("window.__reactRouterDataRouter !== undefined")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
     form = page.locator("form.lead-form")
     form.wait_for()
     return page, form
@@ -83,7 +83,7 @@ def test_english_white_paper_goes_to_en_merci_with_its_spec_text(new_page, site,
     with page.expect_download():
         form.get_by_role("button").click()
     assert form.locator(".lead-form__success").inner_text() == "Thank you for your downlad"
-    page.wait_for_function("location.pathname === '/en/merci'")
+    page.wait_for_function("() => location.pathname === '/en/merci'")
     page.get_by_text("Oops").first.wait_for()  # the kept defect: /en/merci is not a page
 
 
@@ -136,7 +136,7 @@ def test_button_shows_progress_and_a_double_click_makes_one_lead(new_page, site,
     _fill(form, email)
     button = form.get_by_role("button")
     button.click()
-    page.wait_for_function("document.querySelector('.lead-form__submit').disabled")
+    page.wait_for_function("() => document.querySelector('.lead-form__submit').disabled")
     assert button.inner_text() == "Envoi en cours…"
     button.click(force=True)  # ignored while the first request is under way
     page.wait_for_timeout(300)

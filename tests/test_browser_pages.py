@@ -18,7 +18,7 @@ PRICES = ("engage", "manage", "interact", "complete")
 def _open(new_page, site, path, **kwargs):
     page = new_page(**kwargs)
     page.goto(site + quote(path, safe="/#"))
-    page.wait_for_function("window.__reactRouterDataRouter !== undefined")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
     return page
 
 
@@ -110,7 +110,7 @@ def test_features_page_anchors_exist_and_are_reachable(new_page, site):
         assert section.count() == 1
         assert len(section.inner_text().split()) > 30, anchor
     page = _open(new_page, site, routes.ABOUT.fr + "#reporting")
-    page.wait_for_function("document.getElementById('reporting').getBoundingClientRect().top < 200")
+    page.wait_for_function("() => document.getElementById('reporting').getBoundingClientRect().top < 200")
 
 
 @pytest.mark.parametrize(
@@ -134,7 +134,7 @@ def test_carousel_cycles_and_ignores_clicks_during_animation(new_page, site):
     # A click while the slide is moving is ignored.
     page.get_by_role("button", name="Témoignage précédent").click()
     assert carousel.get_attribute("data-moves") == "1"
-    page.wait_for_function("document.querySelector('[data-moves]').dataset.animating === 'false'")
+    page.wait_for_function("() => document.querySelector('[data-moves]').dataset.animating === 'false'")
     page.get_by_role("button", name="Témoignage précédent").click()
     assert carousel.get_attribute("data-moves") == "2"
     # One testimonial: next and previous cycle back to it.

@@ -52,11 +52,11 @@ class Visit:
 
     def goto(self, path: str) -> None:
         self.page.goto(self.site + quote(path, safe="/#"), wait_until="networkidle")
-        self.page.wait_for_function("window.nereoConsent !== undefined")
+        self.page.wait_for_function("() => window.nereoConsent !== undefined")
 
     def reload(self) -> None:
         self.page.reload(wait_until="networkidle")
-        self.page.wait_for_function("window.nereoConsent !== undefined")
+        self.page.wait_for_function("() => window.nereoConsent !== undefined")
 
     @property
     def banner(self):
@@ -136,7 +136,7 @@ def test_accept_all_on_an_english_page_sends_the_conversion_event(new_page, site
     assert visit.requests == []
     _button(visit, "en", "accept_all").click()
     visit.banner.wait_for(state="detached")
-    visit.page.wait_for_function("window.__analyticsLoads === 1")
+    visit.page.wait_for_function("() => window.__analyticsLoads === 1")
     assert visit.requests == [site + ANALYTICS_PATH]
     assert visit.choice()["analytics"] == "1"
     assert visit.pushes() == []  # nothing is sent on its own
@@ -147,7 +147,7 @@ def test_accept_all_on_an_english_page_sends_the_conversion_event(new_page, site
     ]
     # The choice persists: no banner after a reload, the script loads again by itself.
     visit.reload()
-    visit.page.wait_for_function("window.__analyticsLoads === 1")
+    visit.page.wait_for_function("() => window.__analyticsLoads === 1")
     assert visit.banner.count() == 0
     assert len(visit.requests) == 2
     assert page_errors == []
@@ -161,7 +161,7 @@ def test_an_event_tracked_while_the_script_loads_is_sent_once_it_has(new_page, s
         "() => { window.nereoConsent.grant('analytics'); return window.nereoConsent.track('conversion', {n: 1}); }"
     )
     assert sent is True
-    visit.page.wait_for_function("window.__pushes.length === 1")
+    visit.page.wait_for_function("() => window.__pushes.length === 1")
     assert visit.pushes() == [{"event": {"n": 1, "event": "conversion"}, "scriptLoaded": 1}]
 
 
@@ -222,7 +222,7 @@ def test_customise_with_analytics_on_loads_analytics(new_page, site):
     _button(visit, "fr", "customise").click()
     visit.banner.get_by_role("checkbox", name=words.FR["analytics_label"]).check()
     _button(visit, "fr", "save").click()
-    visit.page.wait_for_function("window.__analyticsLoads === 1")
+    visit.page.wait_for_function("() => window.__analyticsLoads === 1")
     assert visit.choice()["analytics"] == "1"
 
 
@@ -241,7 +241,7 @@ def test_cookie_settings_reopen_the_banner(new_page, site, page_errors, where):
     analytics.check()
     _button(visit, "fr", "save").click()
     visit.banner.wait_for(state="detached")
-    visit.page.wait_for_function("window.__analyticsLoads === 1")
+    visit.page.wait_for_function("() => window.__analyticsLoads === 1")
     assert visit.choice()["analytics"] == "1"
     assert visit.page.evaluate("document.activeElement.textContent") == words.FR["settings"]
     # Withdrawing is as easy: nothing more is sent (the loaded script stays in this page).
@@ -310,7 +310,7 @@ def test_banner_is_keyboard_operable_with_visible_focus(new_page, site, page_err
     assert visit.page.evaluate("document.activeElement.textContent") == words.EN["save"]
     visit.page.keyboard.press("Enter")
     visit.banner.wait_for(state="detached")
-    visit.page.wait_for_function("window.__analyticsLoads === 1")
+    visit.page.wait_for_function("() => window.__analyticsLoads === 1")
     assert page_errors == []
 
 
@@ -320,7 +320,7 @@ def test_grant_and_revoke_drive_tracking(new_page, site):
     visit.goto(EN_PAGE)
     assert visit.page.evaluate("window.nereoConsent.has('analytics')") is False
     visit.page.evaluate("window.nereoConsent.grant('analytics')")
-    visit.page.wait_for_function("window.__analyticsLoads === 1")
+    visit.page.wait_for_function("() => window.__analyticsLoads === 1")
     assert visit.track("conversion", {"n": 1}) is True
     visit.page.evaluate("window.nereoConsent.revoke('analytics')")
     assert visit.track("conversion", {"n": 2}) is False
@@ -337,7 +337,7 @@ def _submit_english_white_paper(visit: Visit) -> None:
     time.sleep(0.4)
     with visit.page.expect_download():
         form.get_by_role("button").click()
-    visit.page.wait_for_function("location.pathname === '/en/merci'")
+    visit.page.wait_for_function("() => location.pathname === '/en/merci'")
 
 
 def test_english_form_success_fires_the_conversion_only_after_accept_all(new_page, site):

@@ -106,7 +106,23 @@ OPENAPI = {
                     },
                 },
             }
-        }
+        },
+        "/api/v1/health": {
+            "get": {
+                "summary": "Can this worker serve? Database, Redis and mail outbox status.",
+                "operationId": "health",
+                "responses": {
+                    "200": {
+                        "description": "Serving (`degraded`: mail failing or late).",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}},
+                    },
+                    "503": {
+                        "description": "Database or Redis down.",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}},
+                    },
+                },
+            }
+        },
     },
     "components": {
         "schemas": {
@@ -127,6 +143,25 @@ OPENAPI = {
                     "lang": {"type": "string", "enum": ["fr", "en"]},
                     "elapsedMs": {"type": "number", "description": "Time spent filling the form."},
                     HONEYPOT_FIELD: {"type": "string", "maxLength": 0, "description": "Must stay empty."},
+                },
+            },
+            "Health": {
+                "type": "object",
+                "required": ["status", "database", "redis", "outbox"],
+                "properties": {
+                    "status": {"type": "string", "enum": ["ok", "degraded", "down"]},
+                    "database": {"type": "string", "enum": ["ok", "error"]},
+                    "redis": {"type": "string", "enum": ["ok", "error", "off"]},
+                    "outbox": {
+                        "type": "object",
+                        "properties": {
+                            "pending": {"type": "integer"},
+                            "failed": {"type": "integer"},
+                            "sent": {"type": "integer"},
+                            "oldest_pending_seconds": {"type": "integer"},
+                            "status": {"type": "string", "enum": ["ok", "late", "failing"]},
+                        },
+                    },
                 },
             },
             "Errors": {

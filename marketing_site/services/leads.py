@@ -24,7 +24,7 @@ from marketing_site.content.lead_forms import FORMS
 from marketing_site.db import new_session
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services import mail
-from marketing_site.services.rate_limit import RateLimiter
+from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
 from marketing_site.settings import get_settings
 
 MAX_FIELD_LENGTH = 200
@@ -92,7 +92,8 @@ def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, st
     errors: dict[str, str] = {}
     if payload.get(HONEYPOT_FIELD):
         errors[HONEYPOT_FIELD] = "Must be empty."
-    form = FORM_BY_SUBJECT.get(payload.get("subject"))
+    subject = payload.get("subject")
+    form = FORM_BY_SUBJECT.get(subject) if isinstance(subject, str) else None
     if form is None:
         errors["subject"] = "Unknown subject: it must name one of the site's documents."
     lang = payload.get("lang", "fr")
@@ -124,10 +125,13 @@ def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, st
 
 
 @lru_cache(maxsize=1)
-def _limiters() -> tuple[RateLimiter, RateLimiter]:
+def _limiters() -> tuple[RateLimiter | RedisRateLimiter, RateLimiter | RedisRateLimiter]:
     settings = get_settings()
     window = settings.rate_limit_window_seconds
-    return RateLimiter(settings.rate_limit_per_ip, window), RateLimiter(settings.rate_limit_per_email, window)
+    return (
+        make_rate_limiter(settings.rate_limit_per_ip, window),
+        make_rate_limiter(settings.rate_limit_per_email, window),
+    )
 
 
 def _idempotency_key(lead: LeadInput, client_key: str | None) -> str:

@@ -1,10 +1,13 @@
-"""Sliding-window rate limiting, in process memory (one counter set per worker)."""
+"""Sliding-window rate limiting: in process memory, or in Redis when several workers share it."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
+
+log = logging.getLogger("marketing_site.rate_limit")
 
 
 class RateLimiter:
@@ -35,3 +38,66 @@ class RateLimiter:
             if len(self._hits) > 50_000:  # forget idle keys so memory stays bounded
                 self._hits = {k: v for k, v in self._hits.items() if v and v[-1][0] > now - self.window}
             return None
+
+
+# Sliding window in one sorted set per key, scored by the Redis server's clock (the same for
+# every worker and machine). Returns -1 when allowed, else the seconds to wait (as a string).
+_REDIS_HIT = """
+local key, window, limit, token, member = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+if token ~= '' and redis.call('ZSCORE', key, 't:' .. token) then return -1 end
+if redis.call('ZCARD', key) >= limit then
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  return tostring(math.max(tonumber(oldest[2]) + window - now, 0.001))
+end
+if token ~= '' then member = 't:' .. token end
+redis.call('ZADD', key, now, member)
+redis.call('PEXPIRE', key, math.ceil(window * 1000))
+return -1
+"""
+
+
+class RedisRateLimiter:
+    """The same limits as `RateLimiter`, shared by every worker and machine through Redis.
+
+    If Redis cannot be reached, the hit is counted by a per-process `RateLimiter` instead
+    (lead capture stays up while Redis restarts; the limit is then per process).
+    """
+
+    def __init__(self, limit: int, window: float, url: str, prefix: str = "nereo:rate:"):
+        import redis
+
+        self.limit = limit
+        self.window = window
+        self.prefix = prefix
+        self._client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+        self._script = self._client.register_script(_REDIS_HIT)
+        self._fallback = RateLimiter(limit, window)
+        self._errors = (redis.RedisError, OSError)
+
+    def hit(self, key: str, token: str | None = None, now: float | None = None) -> float | None:
+        """Count a hit; None if allowed, else the seconds until the key may try again."""
+        import uuid
+
+        try:
+            result = self._script(
+                keys=[self.prefix + key],
+                args=[self.window, self.limit, token or "", f"r:{uuid.uuid4().hex}"],
+            )
+        except self._errors as error:
+            log.warning("rate limiter: Redis unavailable (%s), counting in this process", type(error).__name__)
+            return self._fallback.hit(key, token, now)
+        wait = float(result.decode() if isinstance(result, bytes) else result)
+        return None if wait < 0 else wait
+
+
+def make_rate_limiter(limit: int, window: float) -> RateLimiter | RedisRateLimiter:
+    """Redis-backed when REFLEX_REDIS_URL is set (several workers or machines), else in memory."""
+    from marketing_site.settings import get_settings
+
+    settings = get_settings()
+    if not settings.redis_url:
+        return RateLimiter(limit, window)
+    return RedisRateLimiter(limit, window, settings.redis_url, prefix=f"{settings.redis_key_prefix}rate:{limit}/{window}:")

@@ -1,0 +1,169 @@
+"""Security headers on every response, and the websocket's origin check: one ASGI middleware.
+
+`SecurityHeaders` is the outermost of the app's `api_transformer` list, so it covers the
+prerendered pages and assets (served by `exact_paths.ExactPathSite`), the files, the JSON API,
+Reflex's own routes and the websocket handshake:
+
+- Content-Security-Policy: only our origin plus the configured third parties (the scheduling
+  widget in frames; the consent service and analytics in scripts, connections and images);
+  no `unsafe-eval`; `frame-ancestors 'none'`. The prerendered pages carry inline scripts
+  (theme, scroll restoration, React Router's hydration data): their SHA-256 hashes are
+  computed at build time (`exact_paths.write_manifest`) and `ExactPathSite` sends each page
+  with its own hashes. Styles keep `'unsafe-inline'`: Emotion and Radix inject style tags and
+  attributes at run time (a style cannot run code).
+- Strict-Transport-Security when the site is served over https (SITE_URL or the request).
+- X-Content-Type-Options, Referrer-Policy, X-Frame-Options, a restrictive Permissions-Policy.
+- Set-Cookie from the server gets HttpOnly, SameSite=Lax and (over https) Secure when missing.
+- A websocket handshake or an `/_event` request whose Origin is not the site's is refused (403).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from marketing_site.settings import Settings, get_settings
+
+CSP = "content-security-policy"
+_INLINE_SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script>", re.S | re.I)
+# Every feature a marketing page has no use for.
+PERMISSIONS_POLICY = (
+    "accelerometer=(), autoplay=(), camera=(), display-capture=(), encrypted-media=(), "
+    "geolocation=(), gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), "
+    "publickey-credentials-get=(), screen-wake-lock=(), usb=(), xr-spatial-tracking=(), "
+    "fullscreen=(self)"
+)
+
+
+def origin_of(url: str) -> str | None:
+    """`scheme://host[:port]` of an absolute http(s) URL, else None."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def inline_script_hashes(html: bytes) -> list[str]:
+    """CSP source expressions for the inline scripts of a page (those without `src`)."""
+    hashes = []
+    for attributes, body in _INLINE_SCRIPT.findall(html):
+        if re.search(rb"\bsrc\s*=", attributes):
+            continue
+        digest = base64.b64encode(hashlib.sha256(body).digest()).decode()
+        source = f"'sha256-{digest}'"
+        if source not in hashes:
+            hashes.append(source)
+    return hashes
+
+
+def _sources(*urls: str) -> list[str]:
+    origins = []
+    for url in urls:
+        origin = origin_of(url) if url else None
+        if origin and origin not in origins:
+            origins.append(origin)
+    return origins
+
+
+def content_security_policy(script_hashes: Iterable[str] = (), settings: Settings | None = None) -> str:
+    """The site's policy; a page adds the hashes of its own inline scripts."""
+    settings = settings or get_settings()
+    site = origin_of(settings.site_origin) or ""
+    socket = site.replace("http", "ws", 1) if site else ""
+    third_party_scripts = _sources(settings.consent_script_url, settings.analytics_script_url)
+    directives = {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", *script_hashes, *third_party_scripts],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", *third_party_scripts],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'", *([socket] if socket else []), *third_party_scripts],
+        "frame-src": _sources(settings.booking_url, settings.consent_script_url) or ["'none'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+    if settings.is_https:
+        directives["upgrade-insecure-requests"] = []
+    if settings.csp_report_uri:
+        directives["report-uri"] = [settings.csp_report_uri]
+    return "; ".join(" ".join([name, *values]) for name, values in directives.items())
+
+
+def _fix_cookie(value: bytes, https: bool) -> bytes:
+    attributes = {part.strip().split(b"=")[0].lower() for part in value.split(b";")[1:]}
+    if b"httponly" not in attributes:
+        value += b"; HttpOnly"
+    if b"samesite" not in attributes:
+        value += b"; SameSite=Lax"
+    if https and b"secure" not in attributes:
+        value += b"; Secure"
+    return value
+
+
+class SecurityHeaders:
+    """ASGI middleware: the headers above on every HTTP response; the websocket's origin check."""
+
+    def __init__(self, app, settings: Settings | None = None):
+        self.app = app
+        self.settings = settings or get_settings()
+        self.allowed_origins = set(_sources(self.settings.site_origin))
+        # Pages carry their own policy (with their scripts' hashes); everything else gets this.
+        self.default_policy = content_security_policy(settings=self.settings).encode()
+
+    def _https(self, scope) -> bool:
+        return self.settings.is_https or scope.get("scheme") in ("https", "wss")
+
+    def _origin_refused(self, scope) -> bool:
+        if scope["type"] != "websocket" and not scope.get("path", "").startswith("/_event"):
+            return False
+        origin = dict(scope.get("headers") or []).get(b"origin")
+        # Browsers always send Origin on a websocket handshake; other clients may omit it.
+        return origin is not None and origin.decode("latin-1").rstrip("/") not in self.allowed_origins
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        if self._origin_refused(scope):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+            else:
+                await send({"type": "http.response.start", "status": 403,
+                            "headers": [(b"content-type", b"text/plain"), (b"content-length", b"9")]})
+                await send({"type": "http.response.body", "body": b"Forbidden"})
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        https = self._https(scope)
+        settings = self.settings
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [
+                    (name, _fix_cookie(value, https) if name.lower() == b"set-cookie" else value)
+                    for name, value in message.get("headers", [])
+                ]
+                present = {name.lower() for name, _ in headers}
+                extra = [
+                    (b"content-security-policy", self.default_policy),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"strict-origin-when-cross-origin"),
+                    (b"x-frame-options", b"DENY"),
+                    (b"permissions-policy", PERMISSIONS_POLICY.encode()),
+                ]
+                if https:
+                    extra.append(
+                        (b"strict-transport-security",
+                         f"max-age={settings.hsts_max_age_seconds}; includeSubDomains".encode())
+                    )
+                headers += [(name, value) for name, value in extra if name not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

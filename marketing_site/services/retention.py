@@ -1,0 +1,57 @@
+"""Retention of prospects' personal data (CNIL practice: 3 years after the last contact).
+
+A prospect's last contact is their latest lead (any form, same email, case-insensitive).
+`purge_leads` deletes every lead of a prospect whose last contact is older than the
+retention period, with the outbox mail about those leads.
+"""
+
+from __future__ import annotations
+
+import calendar
+import dataclasses
+from datetime import datetime
+
+from sqlalchemy import delete, func
+from sqlmodel import select
+
+from marketing_site.db import new_session
+from marketing_site.db.leads import Lead, OutboxMessage, utcnow
+
+
+def months_before(moment: datetime, months: int) -> datetime:
+    """The same day and time `months` calendar months earlier (clamped to the month's end)."""
+    index = moment.year * 12 + moment.month - 1 - months
+    year, month = divmod(index, 12)
+    day = min(moment.day, calendar.monthrange(year, month + 1)[1])
+    return moment.replace(year=year, month=month + 1, day=day)
+
+
+@dataclasses.dataclass(frozen=True)
+class PurgeResult:
+    cutoff: datetime
+    prospects: int
+    leads: int
+    mails: int
+
+
+def purge_leads(months: int, now: datetime | None = None, dry_run: bool = False) -> PurgeResult:
+    """Delete the leads (and their mail) of prospects with no contact in the last `months`."""
+    if months < 1:
+        raise ValueError("the retention period is at least one month")
+    cutoff = months_before(now or utcnow(), months)
+    email = func.lower(Lead.email)
+    stale = select(email).group_by(email).having(func.max(Lead.created_at) < cutoff)
+    lead_ids = select(Lead.id).where(email.in_(stale))
+    with new_session() as session, session.begin():
+        prospects = session.exec(select(func.count()).select_from(stale.subquery())).one()
+        leads = session.exec(select(func.count()).select_from(lead_ids.subquery())).one()
+        mails = session.exec(
+            select(func.count()).select_from(OutboxMessage).where(OutboxMessage.lead_id.in_(lead_ids))  # type: ignore[attr-defined]
+        ).one()
+        if not dry_run:
+            ids = list(session.exec(lead_ids).all())
+            for start in range(0, len(ids), 500):
+                chunk = ids[start:start + 500]
+                session.execute(delete(OutboxMessage).where(OutboxMessage.lead_id.in_(chunk)))  # type: ignore[attr-defined]
+                session.execute(delete(Lead).where(Lead.id.in_(chunk)))  # type: ignore[union-attr]
+    return PurgeResult(cutoff=cutoff, prospects=prospects, leads=leads, mails=mails)

@@ -1,0 +1,79 @@
+"""Write the nginx maps that reproduce the app's exact-path rules from a production build.
+
+    .venv/bin/python scripts/nginx_maps.py [--build .web/build/client] [--out deploy/nginx/generated]
+
+From `exact-paths.json` (written by the build) it writes, for `deploy/nginx/nereo.conf`:
+
+- `pages.map`      `$nereo_page`: decoded public path -> prerendered file (exact match only);
+- `redirects.map`  `$nereo_redirect`: permanent redirects and the trailing-slash forms;
+- `csp.map`        `$nereo_csp`: prerendered file -> its Content-Security-Policy (the page's
+                   inline-script hashes, the same policy the app sends);
+- `headers.conf`   the other security headers and the default policy, as the app sends them.
+
+Run it with the production settings in the environment (SITE_URL, BOOKING_URL,
+CONSENT_SCRIPT_URL, ANALYTICS_SCRIPT_URL), after `make build`, and copy the build and the
+generated folder to every proxy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from marketing_site.security import PERMISSIONS_POLICY, content_security_policy  # noqa: E402
+from marketing_site.settings import get_settings  # noqa: E402
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_maps(build: Path, out: Path) -> None:
+    manifest = json.loads((build / "exact-paths.json").read_text())
+    out.mkdir(parents=True, exist_ok=True)
+    pages = manifest["pages"]
+    lines = [f"{_quoted(path)} /{file};" for path, file in sorted(pages.items())]
+    (out / "pages.map").write_text("\n".join(lines) + "\n")
+    redirects = dict(manifest["redirects"])
+    for path in pages:
+        alternate = path[:-1] if path.endswith("/") else path + "/"
+        if alternate not in pages and alternate != "":
+            redirects.setdefault(alternate, path)
+    lines = [f"{_quoted(source)} {_quoted(quote(target, safe='/'))};" for source, target in sorted(redirects.items())]
+    (out / "redirects.map").write_text("\n".join(lines) + "\n")
+    lines = [
+        f"{_quoted('/' + file)} {_quoted(content_security_policy(hashes))};"
+        for file, hashes in sorted(manifest.get("script_hashes", {}).items())
+    ]
+    (out / "csp.map").write_text("\n".join(lines) + "\n")
+    settings = get_settings()
+    headers = [
+        'add_header Content-Security-Policy $nereo_csp always;',
+        'add_header X-Content-Type-Options "nosniff" always;',
+        'add_header Referrer-Policy "strict-origin-when-cross-origin" always;',
+        'add_header X-Frame-Options "DENY" always;',
+        f'add_header Permissions-Policy "{PERMISSIONS_POLICY}" always;',
+        f'add_header Strict-Transport-Security "max-age={settings.hsts_max_age_seconds}; includeSubDomains" always;',
+    ]
+    (out / "headers.conf").write_text("\n".join(headers) + "\n")
+    (out / "default-csp.conf").write_text(f"default {_quoted(content_security_policy())};\n")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", type=Path, default=ROOT / ".web" / "build" / "client")
+    parser.add_argument("--out", type=Path, default=ROOT / "deploy" / "nginx" / "generated")
+    args = parser.parse_args()
+    write_maps(args.build, args.out)
+    print(f"nginx maps written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,106 @@
+"""Operations: retention purge and its command, logs without personal data, health, shared
+rate limits in Redis (when TEST_REDIS_URL is set)."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import update
+
+from test_leads import lead_payload, service  # noqa: F401  (fixture)
+
+
+def test_months_before_clamps_to_the_end_of_the_month():
+    from marketing_site.services.retention import months_before
+
+    assert months_before(datetime(2026, 3, 31, 12, tzinfo=UTC), 1) == datetime(2026, 2, 28, 12, tzinfo=UTC)
+    assert months_before(datetime(2026, 1, 15, tzinfo=UTC), 36) == datetime(2023, 1, 15, tzinfo=UTC)
+
+
+def _age(service, email: str, days: int) -> None:
+    from marketing_site.db import new_session
+    from marketing_site.db.leads import Lead
+
+    with new_session() as session, session.begin():
+        session.execute(
+            update(Lead).where(Lead.email == email).values(created_at=datetime.now(UTC) - timedelta(days=days))
+        )
+
+
+def test_purge_deletes_prospects_whose_last_contact_is_older_than_the_period(service, capsys):
+    from marketing_site import ops
+    from marketing_site.db.leads import Lead, OutboxMessage
+    from test_leads import _rows
+
+    for email in ("old@example.com", "recent@example.com"):
+        assert service.submit_lead(lead_payload(email=email), "10.0.0.1").status == "accepted"
+    _age(service, "old@example.com", 4 * 365)
+    _age(service, "recent@example.com", 4 * 365)
+    # The recent prospect came back last month: their old lead is kept too (last contact).
+    assert service.submit_lead(
+        lead_payload(email="Recent@example.com", subject="Download white paper - Tendances du wealth management"),
+        "10.0.0.2",
+    ).status == "accepted"
+    assert ops.main(["purge", "--dry-run"]) == 0
+    assert "would delete 1 lead(s) and 1 mail(s) of 1 prospect(s)" in capsys.readouterr().out
+    assert len(_rows(Lead)) == 3
+    assert ops.main(["purge", "--months", "36"]) == 0
+    assert "deleted 1 lead(s) and 1 mail(s) of 1 prospect(s)" in capsys.readouterr().out
+    assert sorted(lead.email.lower() for lead in _rows(Lead)) == ["recent@example.com"] * 2
+    assert len(_rows(OutboxMessage)) == 2
+
+
+def test_log_lines_are_json_and_carry_no_contact_details():
+    from marketing_site.logs import RedactingFormatter
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(RedactingFormatter(as_json=True))
+    logger = logging.getLogger(f"marketing_site.test.{uuid.uuid4().hex}")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        raise RuntimeError("refused {'jean.dupont@example.com': (550, 'no')} +33 6 12 34 56 78")
+    except RuntimeError as error:
+        logger.warning("outbox message %s failed: %s (at 2026-01-02 10:00:00)", 12, error, exc_info=True)
+    line = stream.getvalue().splitlines()[0]
+    entry = json.loads(line)
+    text = stream.getvalue()
+    assert entry["level"] == "WARNING" and "outbox message 12 failed" in entry["msg"]
+    assert "jean.dupont" not in text and "12 34 56 78" not in text
+    assert "<email>" in entry["msg"] and "<phone>" in entry["msg"]
+    assert "2026-01-02 10:00:00" in entry["msg"]
+
+
+def test_health_reports_database_and_outbox(service):
+    from marketing_site.api.health import check_database
+
+    assert service.submit_lead(lead_payload(email="health@example.com"), "10.0.0.3").status == "accepted"
+    database, outbox = check_database()
+    assert database == "ok"
+    assert outbox["pending"] == 1 and outbox["failed"] == 0 and outbox["status"] == "ok"
+
+
+@pytest.mark.skipif(not os.environ.get("TEST_REDIS_URL"), reason="TEST_REDIS_URL not set")
+def test_redis_rate_limits_are_shared_between_limiters():
+    from marketing_site.services.rate_limit import RedisRateLimiter
+
+    prefix = f"mstest:{uuid.uuid4().hex}:"
+    first, second = (RedisRateLimiter(3, 60, os.environ["TEST_REDIS_URL"], prefix=prefix) for _ in range(2))
+    results = [first.hit("ip:x"), second.hit("ip:x"), first.hit("ip:x"), second.hit("ip:x")]
+    assert results[:3] == [None, None, None] and 0 < results[3] <= 60
+    assert second.hit("email:y", token="k") is None and first.hit("email:y", token="k") is None
+
+
+def test_rate_limiter_falls_back_to_memory_when_redis_is_down(caplog):
+    from marketing_site.services.rate_limit import RedisRateLimiter
+
+    limiter = RedisRateLimiter(1, 60, "redis://127.0.0.1:1/0")
+    assert limiter.hit("ip:z") is None
+    assert limiter.hit("ip:z") is not None

@@ -1,0 +1,44 @@
+"""Schemathesis: requests generated from the API's OpenAPI schema against the real site.
+
+Every answer must be documented (status, content type, body schema) and none may be a 5xx.
+The site of this module has its own database and lifted rate limits (the generated
+requests would otherwise use up the per-IP budget of the session's site).
+"""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+
+from marketing_site.api.mail import OPENAPI
+from servers import SiteServer, free_port
+
+schema = schemathesis.openapi.from_dict(OPENAPI)
+CHECKS = [
+    schemathesis.checks.not_a_server_error,
+    schemathesis.checks.status_code_conformance,
+    schemathesis.checks.content_type_conformance,
+    schemathesis.checks.response_schema_conformance,
+    schemathesis.checks.response_headers_conformance,
+]
+
+
+@pytest.fixture(scope="module")
+def schema_site(workdir):
+    server = SiteServer(free_port(), workdir, RATE_LIMIT_PER_IP="100000", RATE_LIMIT_PER_EMAIL="100000")
+    server.migrate()
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_the_served_schema_is_the_one_tested(schema_site):
+    assert httpx.get(schema_site.url + "/api/v1/openapi.json").json() == OPENAPI
+
+
+@schema.parametrize()
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+def test_api_conforms_to_its_schema(case, schema_site):
+    case.call_and_validate(base_url=schema_site.url, checks=CHECKS, timeout=15)
