@@ -62,7 +62,7 @@ def test_trial_end_to_end(new_page, site, auth_services):
     _provider_login(page, TRIAL_USER)
     page.wait_for_url(site + "/start-free-trial?x=1")
     last_name, first_name = page.locator("#trial-lastName"), page.locator("#trial-firstName")
-    page.wait_for_function("document.querySelector('#trial-lastName').value === 'Durand'")
+    page.wait_for_function("() => document.querySelector('#trial-lastName').value === 'Durand'")
     assert first_name.input_value() == "Camille"
     assert last_name.input_value() == "Durand"
     assert page.get_by_test_id("logout").count() == 1
@@ -76,7 +76,7 @@ def test_trial_end_to_end(new_page, site, auth_services):
     assert button.inner_text() == "Valider"
     button.click()
     page.wait_for_function(
-        "document.querySelector('[data-testid=trial-submit]').innerText === 'Creation de votre environment...'"
+        "() => document.querySelector('[data-testid=trial-submit]').innerText === 'Creation de votre environment...'"
     )
     assert button.is_disabled()
     page.wait_for_url(manager.url + "/advisor/onboard")
@@ -105,13 +105,13 @@ def test_trial_failure_returns_to_idle_without_message(new_page, site, auth_serv
         page.goto(site + "/start-free-trial")
         _provider_login(page, TRIAL_USER)
         page.wait_for_url(site + "/start-free-trial")
-        page.wait_for_function("document.querySelector('#trial-lastName').value === 'Durand'")
+        page.wait_for_function("() => document.querySelector('#trial-lastName').value === 'Durand'")
         before = len(manager.registrations())
         page.get_by_test_id("trial-submit").click()
         page.wait_for_function(
-            "document.querySelector('[data-testid=trial-submit]').innerText === 'Creation de votre environment...'"
+            "() => document.querySelector('[data-testid=trial-submit]').innerText === 'Creation de votre environment...'"
         )
-        page.wait_for_function("document.querySelector('[data-testid=trial-submit]').innerText === 'Valider'")
+        page.wait_for_function("() => document.querySelector('[data-testid=trial-submit]').innerText === 'Valider'")
         assert len(manager.registrations()) == before + 1
         assert not page.get_by_test_id("trial-submit").is_disabled()
         assert page.url == site + "/start-free-trial"
@@ -126,7 +126,7 @@ def test_login_page_sends_email_as_hint_never_the_password_and_role_redirects(ne
     requests = []
     page.on("request", lambda r: requests.append((r.url, r.post_data)))
     page.goto(site + "/connexion")
-    page.wait_for_function("window.__reactRouterDataRouter !== undefined")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
     page.locator("#login-email").fill(INVESTOR_USER["email"])
     page.locator("#login-password").fill("s3cret-Passw0rd")
     page.get_by_role("button", name="Connexion").click()
@@ -147,11 +147,11 @@ def test_silent_check_provider_error_leaves_visitor_anonymous_without_loop(new_p
     with page.expect_request(lambda r: "/auth/callback" in r.url):
         page.goto(site + "/compare")
     page.wait_for_url(site + "/compare")
-    page.wait_for_function("window.__reactRouterDataRouter !== undefined")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
     assert len(callbacks) == 1 and "error=login_required" in callbacks[0]
     assert "nereo.is.authenticated" not in {c["name"] for c in page.context.cookies()}
     page.reload()
-    page.wait_for_function("window.__reactRouterDataRouter !== undefined")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
     page.wait_for_timeout(1500)
     assert len(silent) == 1
     assert page.url == site + "/compare"
