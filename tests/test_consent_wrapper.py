@@ -1,9 +1,8 @@
-"""The Python side of the consent module: build-time settings and the conversion event."""
+"""The Python side of the consent module: build-time settings."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
 
 import pytest
 
@@ -19,22 +18,6 @@ def with_settings(monkeypatch):
         monkeypatch.setattr(consent, "get_settings", lambda: settings)
 
     return _apply
-
-
-def _code(spec) -> str:
-    (_, code), _callback = spec.args
-    return code._var_value
-
-
-def test_conversion_event_calls_track_only_through_the_consent_api():
-    code = _code(consent.conversion_event("conversion", {"form": "white_paper", "note": "l'été \"x\""}))
-    assert code.startswith("window.nereoConsent && window.nereoConsent.track(")
-    args = json.loads("[" + code.split(".track(", 1)[1].removesuffix(")") + "]")
-    assert args == ["conversion", {"form": "white_paper", "note": "l'été \"x\""}]
-
-
-def test_conversion_event_without_data_sends_an_empty_object():
-    assert _code(consent.conversion_event("conversion")).endswith('track("conversion", {})')
 
 
 def test_own_banner_gets_the_page_language_and_the_analytics_url(with_settings):

@@ -10,7 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import httpx
-import pytest
 
 from marketing_site import security
 from marketing_site.settings import get_settings

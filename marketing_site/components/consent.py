@@ -6,16 +6,13 @@
 - `consent_settings_button(lang)`: reopens our banner ("Gérer les cookies"); nothing is
   rendered when a consent service owns consent (the service renders its own controls in
   `#cookie-declaration`).
-- `conversion_event(name, data)`: an event a Reflex handler yields to send an analytics
-  event; a no-op in the browser without analytics consent.
+- Analytics events are sent in the browser with `window.nereoConsent.track(name, data)`
+  (the lead forms do), never from a backend handler: the CSP forbids `eval`.
 
 Both script URLs are read when the frontend is built.
 """
 
 from __future__ import annotations
-
-import json
-from typing import Any
 
 import reflex as rx
 
@@ -74,15 +71,3 @@ def consent_settings_button(lang: str, class_name: str = "consent-settings") -> 
     if get_settings().consent_script_url:
         return rx.fragment()
     return ConsentSettingsButton.create(label=texts(lang)["settings"], class_name=class_name)
-
-
-def conversion_event(name: str, data: dict[str, Any] | None = None) -> rx.event.EventSpec:
-    """`yield conversion_event("conversion", {...})` from an event handler.
-
-    Runs `window.nereoConsent.track(name, data)` in the browser: sent to the analytics
-    library only with analytics consent, dropped otherwise.
-    """
-    payload = json.dumps(data or {}, ensure_ascii=False)
-    return rx.call_script(
-        f"window.nereoConsent && window.nereoConsent.track({json.dumps(name)}, {payload})"
-    )
