@@ -129,3 +129,23 @@ export function useBrowserLang() {
   }, []);
   return lang;
 }
+
+// Document navigations and cookie clean-up asked for by the server's auth state. The
+// backend cannot run scripts in the page (the CSP forbids eval), so it sets props instead.
+export function BackendNavigation({ to, replace, clearCookie }) {
+  useEffect(() => {
+    if (clearCookie) document.cookie = `${clearCookie}=; Max-Age=0; path=/`;
+  }, [clearCookie]);
+  useEffect(() => {
+    if (!to) return;
+    if (replace) window.location.replace(to);
+    else window.location.assign(to);
+  }, [to, replace]);
+  return null;
+}
+
+// A form the browser submits itself (Reflex's forms always prevent the native submit): the
+// login start (GET /auth/login) and the logout (POST /auth/logout) are document navigations.
+export function NativeForm({ children, ...props }) {
+  return <form {...props}>{children}</form>;
+}

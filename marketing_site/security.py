@@ -13,7 +13,8 @@ Reflex's own routes and the websocket handshake:
   attributes at run time (a style cannot run code).
 - Strict-Transport-Security when the site is served over https (SITE_URL or the request).
 - X-Content-Type-Options, Referrer-Policy, X-Frame-Options, a restrictive Permissions-Policy.
-- Set-Cookie from the server gets HttpOnly, SameSite=Lax and (over https) Secure when missing.
+- Set-Cookie from the server gets SameSite=Lax and (over https) Secure when missing, and
+  HttpOnly unless it is one the page must read (the login marker and error cookies).
 - A websocket handshake or an `/_event` request whose Origin is not the site's is refused (403).
 """
 
@@ -74,6 +75,9 @@ def content_security_policy(script_hashes: Iterable[str] = (), settings: Setting
     site = origin_of(settings.site_origin) or ""
     socket = site.replace("http", "ws", 1) if site else ""
     third_party_scripts = _sources(settings.consent_script_url, settings.analytics_script_url)
+    # The login and logout forms post to our backend, which redirects to the identity
+    # provider: form-action covers those redirects too.
+    identity_provider = _sources(settings.oidc_issuer)
     directives = {
         "default-src": ["'self'"],
         "script-src": ["'self'", *script_hashes, *third_party_scripts],
@@ -84,7 +88,7 @@ def content_security_policy(script_hashes: Iterable[str] = (), settings: Setting
         "frame-src": _sources(settings.booking_url, settings.consent_script_url) or ["'none'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
-        "form-action": ["'self'"],
+        "form-action": ["'self'", *identity_provider],
         "frame-ancestors": ["'none'"],
     }
     if settings.is_https:
@@ -94,9 +98,17 @@ def content_security_policy(script_hashes: Iterable[str] = (), settings: Setting
     return "; ".join(" ".join([name, *values]) for name, values in directives.items())
 
 
+def _readable_cookies() -> set[bytes]:
+    """Cookies the page itself reads or clears (the non-secret login marker and error)."""
+    from marketing_site.services import sessions
+
+    return {sessions.MARKER_COOKIE.encode(), sessions.ERROR_COOKIE.encode()}
+
+
 def _fix_cookie(value: bytes, https: bool) -> bytes:
     attributes = {part.strip().split(b"=")[0].lower() for part in value.split(b";")[1:]}
-    if b"httponly" not in attributes:
+    name = value.split(b"=", 1)[0].strip()
+    if b"httponly" not in attributes and name not in _readable_cookies():
         value += b"; HttpOnly"
     if b"samesite" not in attributes:
         value += b"; SameSite=Lax"

@@ -62,7 +62,7 @@ def test_trial_end_to_end(new_page, site, auth_services):
     _provider_login(page, TRIAL_USER)
     page.wait_for_url(site + "/start-free-trial?x=1")
     last_name, first_name = page.locator("#trial-lastName"), page.locator("#trial-firstName")
-    page.wait_for_function("() => document.querySelector('#trial-lastName').value === 'Durand'")
+    page.wait_for_function("() => document.querySelector('#trial-lastName')?.value === 'Durand'")
     assert first_name.input_value() == "Camille"
     assert last_name.input_value() == "Durand"
     assert page.get_by_test_id("logout").count() == 1
@@ -76,7 +76,7 @@ def test_trial_end_to_end(new_page, site, auth_services):
     assert button.inner_text() == "Valider"
     button.click()
     page.wait_for_function(
-        "() => document.querySelector('[data-testid=trial-submit]').innerText === 'Creation de votre environment...'"
+        "() => document.querySelector('[data-testid=trial-submit]')?.innerText === 'Creation de votre environment...'"
     )
     assert button.is_disabled()
     page.wait_for_url(manager.url + "/advisor/onboard")
@@ -105,17 +105,17 @@ def test_trial_failure_returns_to_idle_without_message(new_page, site, auth_serv
         page.goto(site + "/start-free-trial")
         _provider_login(page, TRIAL_USER)
         page.wait_for_url(site + "/start-free-trial")
-        page.wait_for_function("() => document.querySelector('#trial-lastName').value === 'Durand'")
+        page.wait_for_function("() => document.querySelector('#trial-lastName')?.value === 'Durand'")
         before = len(manager.registrations())
         page.get_by_test_id("trial-submit").click()
         page.wait_for_function(
-            "() => document.querySelector('[data-testid=trial-submit]').innerText === 'Creation de votre environment...'"
+            "() => document.querySelector('[data-testid=trial-submit]')?.innerText === 'Creation de votre environment...'"
         )
-        page.wait_for_function("() => document.querySelector('[data-testid=trial-submit]').innerText === 'Valider'")
+        page.wait_for_function("() => document.querySelector('[data-testid=trial-submit]')?.innerText === 'Valider'")
         assert len(manager.registrations()) == before + 1
         assert not page.get_by_test_id("trial-submit").is_disabled()
         assert page.url == site + "/start-free-trial"
-        assert page.locator("[role=alert]").count() == 0
+        assert page.locator("[role=alert]").count() == 0, page.locator("[role=alert]").first.evaluate("e => e.outerHTML")
     finally:
         manager.fail_registrations = False
 
@@ -156,7 +156,7 @@ def test_silent_check_provider_error_leaves_visitor_anonymous_without_loop(new_p
     assert len(silent) == 1
     assert page.url == site + "/compare"
     assert page.get_by_test_id("logout").count() == 0
-    assert page.locator("[role=alert]").count() == 0
+    assert page.locator("[role=alert]").count() == 0, page.locator("[role=alert]").first.evaluate("e => e.outerHTML")
 
 
 def test_callback_with_unknown_state_restarts_login_with_invalid_state(new_page, site):

@@ -179,3 +179,19 @@ def test_event_endpoint_over_http_refuses_a_foreign_origin():
     assert refused[0]["status"] == 403
     allowed = _call(app, {"path": "/_event/"}, [(b"origin", b"https://www.nereo.example")])
     assert allowed[0]["status"] == 200
+
+
+def test_cookies_the_page_reads_stay_readable():
+    from marketing_site.services import sessions
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": [
+            (b"set-cookie", f"{sessions.MARKER_COOKIE}=1; Path=/; Max-Age=86400".encode()),
+            (b"set-cookie", f"{sessions.SESSION_COOKIE}=x; Path=/".encode()),
+        ]})
+        await send({"type": "http.response.body", "body": b""})
+
+    start = _call(security.SecurityHeaders(app, _settings(site_url="http://127.0.0.1:1")))[0]
+    marker, session = [v.decode() for k, v in start["headers"] if k == b"set-cookie"]
+    assert "HttpOnly" not in marker and "SameSite=Lax" in marker
+    assert "HttpOnly" in session

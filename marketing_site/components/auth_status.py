@@ -7,6 +7,7 @@ from urllib.parse import quote
 import reflex as rx
 from reflex_components_core.react_router.dom import ReactRouterLink
 
+from marketing_site.components.client import BackendNavigation, NativeForm
 from marketing_site.i18n import message
 from marketing_site.state.auth import AuthState, login_url
 
@@ -25,7 +26,7 @@ def logout_button(label: str) -> rx.Component:
     """A POST to /auth/logout (a cross-site page cannot log the visitor out: SameSite=Lax)."""
     return rx.cond(
         AuthState.isAuthenticated,
-        rx.el.form(
+        NativeForm.create(
             rx.el.button(
                 rx.el.img(src="/icons/logout.svg", alt="", width="20", height="20", aria_hidden="true"),
                 type="submit",
@@ -34,11 +35,9 @@ def logout_button(label: str) -> rx.Component:
                 title=label,
                 data_testid="logout",
             ),
-            # Reflex forms never submit natively; `form.submit()` does, without re-firing onSubmit.
-            on_submit=rx.call_script("document.getElementById('logout-form').submit()"),
             method="post",
             action="/auth/logout",
-            id="logout-form",
+            custom_attrs={"id": "logout-form"},
             class_name="nav-item",
         ),
         rx.fragment(),
@@ -61,4 +60,11 @@ def auth_alert() -> rx.Component:
             class_name="auth-alert container",
         ),
         rx.fragment(),
+    )
+
+
+def backend_navigation() -> rx.Component:
+    """Carries out the document navigations the auth state asks for."""
+    return BackendNavigation.create(
+        to=AuthState.navigateTo, replace=AuthState.navigateReplace, clear_cookie=AuthState.clearCookie
     )

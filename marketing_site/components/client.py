@@ -31,3 +31,22 @@ class Disclosure(rx.Component):
     library = SITE_UI
     tag = "Disclosure"
     label: rx.Var[str]
+
+
+class BackendNavigation(rx.Component):
+    """Navigates the document to `to` (a backend route) and clears `clear_cookie`, on change."""
+
+    library = SITE_UI
+    tag = "BackendNavigation"
+    to: rx.Var[str]
+    replace: rx.Var[bool]
+    clear_cookie: rx.Var[str]
+
+
+class NativeForm(rx.Component):
+    """A `<form>` submitted natively by the browser (a document navigation to the backend)."""
+
+    library = SITE_UI
+    tag = "NativeForm"
+    method: rx.Var[str]
+    action: rx.Var[str]

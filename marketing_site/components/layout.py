@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site import routes
-from marketing_site.components.auth_status import auth_alert
+from marketing_site.components.auth_status import auth_alert, backend_navigation
 from marketing_site.components.client import PageFrame
 from marketing_site.components.consent import consent_manager
 from marketing_site.components.footer import footer
@@ -26,6 +26,7 @@ def site_layout(path: str, *children: rx.Component) -> rx.Component:
         rx.el.a(text["skip_to_content"], href=f"#{MAIN_ID}", class_name="skip-link"),
         navbar(path),
         auth_alert(),
+        backend_navigation(),
         rx.el.main(*children, id=MAIN_ID, class_name="page-enter", tab_index=-1),
         footer(lang),
         lang=lang,

@@ -14,7 +14,6 @@ websocket's handshake (`self.router.headers.cookie`, server-side only).
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -81,12 +80,6 @@ def login_url(return_to: str, *, trial: bool = False, login_hint: str = "") -> s
     return "/auth/login?" + urlencode(params)
 
 
-def navigate_to_backend(url: str, *, replace: bool = False) -> rx.event.EventSpec:
-    """A full page navigation to a backend route (`rx.redirect` would stay client-side)."""
-    method = "replace" if replace else "assign"
-    return rx.call_script(f"window.location.{method}({json.dumps(url)})")
-
-
 class AuthState(rx.State):
     """What the page knows about the visitor; no token ever."""
 
@@ -96,6 +89,18 @@ class AuthState(rx.State):
     error: str = ""
     errorCode: str = ""
     roles: list[str] = []
+    # Read by the layout's BackendNavigation: a document navigation to a backend route
+    # (`rx.redirect` stays client-side, and the CSP forbids scripts sent by the server).
+    navigateTo: str = ""
+    navigateReplace: bool = False
+    clearCookie: str = ""
+
+    @rx.event
+    def go_to_backend(self, url: str, replace: bool = False):
+        """Send the page to a backend route; cleared at once so a restored state never replays it."""
+        self.navigateTo, self.navigateReplace = url, replace
+        yield
+        self.navigateTo = ""
 
     def _current_path(self) -> str:
         url = self.router.url
@@ -123,7 +128,7 @@ class AuthState(rx.State):
             if code in ERROR_CODES:
                 self._set_error(code)
             # Not rx.remove_cookie: it replays the page's initial events.
-            events.append(rx.call_script(f"document.cookie = '{sessions.ERROR_COOKIE}=; Max-Age=0; path=/'"))
+            self.clearCookie = sessions.ERROR_COOKIE
         session_id = cookies.get(sessions.SESSION_COOKIE)
         marker = cookies.get(sessions.MARKER_COOKIE)
         if not session_id and not marker:
@@ -152,7 +157,7 @@ class AuthState(rx.State):
             # The `prompt=none` round trip; /auth/silent removes the marker first.
             self.isLoading = True
             silent = "/auth/silent?" + urlencode({"return_to": self._current_path()})
-            return [*events, navigate_to_backend(silent, replace=True)]
+            return [*events, AuthState.go_to_backend(silent, True)]
         self.isLoading = False
         return events
 
@@ -169,7 +174,7 @@ class AuthState(rx.State):
         """On a protected page: an anonymous visitor goes to login and comes back here."""
         if self.isLoading or self.isAuthenticated:
             return None
-        return navigate_to_backend(login_url(self._current_path(), trial=trial))
+        return AuthState.go_to_backend(login_url(self._current_path(), trial=trial))
 
 
 def login_page_path() -> str:

@@ -13,7 +13,7 @@ from typing import Any
 import reflex as rx
 
 from marketing_site.services import manager, oidc, sessions
-from marketing_site.state.auth import AuthState, login_url, navigate_to_backend
+from marketing_site.state.auth import AuthState, login_url
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ class TrialState(rx.State):
         if auth.isLoading:
             return None  # the silent check is under way and reloads the page
         if not auth.isAuthenticated:
-            return navigate_to_backend(login_url(auth._current_path(), trial=True))
+            return AuthState.go_to_backend(login_url(auth._current_path(), trial=True))
         if not self.lastName:
             self.lastName = str(auth.user.get("family_name") or "")
         if not self.firstName:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site import routes
+from marketing_site.components.client import NativeForm
 from marketing_site.components.account import account_aside, account_layout
 from marketing_site.components.fields import labelled_input, submit_button
 from marketing_site.components.links import button_link, link
@@ -19,19 +20,9 @@ from marketing_site.state.auth import AuthState, LoginFormState
 
 ON_LOAD = [LoginFormState.read_return_to, AuthState.redirect_by_role]
 
-# Hydrated, the form's submit runs in the browser only: a document navigation to
-# /auth/login with the email and the return path (Reflex forms never submit natively).
-START_LOGIN = """(() => {
-  const form = document.querySelector('[data-testid=login-form]');
-  const params = new URLSearchParams({return_to: form.elements.return_to.value || '/connexion'});
-  const email = form.elements.login_hint.value.trim();
-  if (email) params.set('login_hint', email);
-  window.location.assign('/auth/login?' + params.toString());
-})()"""
-
 
 def login_form() -> rx.Component:
-    return rx.el.form(
+    return NativeForm.create(
         labelled_input(
             message("login.email"), "login_hint", type="email", autocomplete="username", id="login-email"
         ),
@@ -45,12 +36,10 @@ def login_form() -> rx.Component:
             class_name="account__actions",
         ),
         rx.el.p(message("login.security"), class_name="account__note"),
-        on_submit=rx.call_script(START_LOGIN),
         method="get",
         action="/auth/login",
         class_name="fields",
-        aria_label=message("login.title"),
-        data_testid="login-form",
+        custom_attrs={"aria-label": message("login.title"), "data-testid": "login-form"},
     )
 
 
