@@ -125,9 +125,12 @@ export function LeadForm({
     >
       <p className="lead-form__note">{requiredNote}</p>
       {FIELDS.map((field) => (
-        <div className="lead-form__field" key={field.name}>
-          <label htmlFor={`${id}-${field.name}`}>{labels[field.name]}</label>
+        <div className="field" key={field.name}>
+          <label className="field__label" htmlFor={`${id}-${field.name}`}>
+            {labels[field.name]}
+          </label>
           <input
+            className="field__input"
             id={`${id}-${field.name}`}
             name={field.name}
             type={field.type}
