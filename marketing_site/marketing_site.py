@@ -10,7 +10,7 @@ import reflex as rx
 
 from marketing_site import exact_paths, logs, routes, security, seo, theme
 from marketing_site.api import api_app
-from marketing_site.components.consent import ConsentGate
+from marketing_site.components.consent import COOKIE_NAME, ConsentGate
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
 from marketing_site.services.mail import run_outbox_worker
@@ -81,7 +81,7 @@ app = rx.App(
     stylesheets=STYLESHEETS,
     head_components=[
         rx.el.style(theme.css_variables()),
-        ConsentGate.create(),
+        ConsentGate.create(cookie_name=COOKIE_NAME),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
     # Our API routes first, then exact-path serving of the prerendered site in front of them,
