@@ -462,7 +462,7 @@ FR = {
                             "tab_token": "Identifie l'onglet auprès du serveur du site, pour l'état de la page.",
                             "reload_guard": "Évite de recharger la page en boucle après une erreur technique.",
                             "theme": "Mémorise le mode d'affichage (clair) de la page.",
-                            "compiled_theme": "Mémorise le mode d'affichage par défaut du site.",
+                            "scroll_positions": "Retrouve la position de lecture des pages lors d'un retour arrière.",
                         },
                         "categories": {"necessary": "Strictement nécessaire", "analytics": "Mesure d'audience"},
                         "lifetimes": {
@@ -932,7 +932,7 @@ EN = {
                             "tab_token": "Identifies the tab to the website's server, for the page's state.",
                             "reload_guard": "Prevents the page from reloading in a loop after a technical error.",
                             "theme": "Remembers the page's display mode (light).",
-                            "compiled_theme": "Remembers the website's default display mode.",
+                            "scroll_positions": "Restores where you were on a page when you go back to it.",
                         },
                         "categories": {"necessary": "Strictly necessary", "analytics": "Audience measurement"},
                         "lifetimes": {

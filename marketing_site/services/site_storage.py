@@ -4,8 +4,10 @@ The code that sets them takes their names and lifetimes from here (the session s
 the login routes, the consent banner through its props), and the privacy policy's cookie
 table is rendered from the same list (`pages.legal_document`; words in
 `content.privacy`), so the table cannot miss one. Keys written by Reflex's client (its
-per-tab token, its colour-mode memory) are listed too: the site sets them, even if not
-through our code. A browser test compares the table with what a real visit leaves.
+per-tab token, its colour-mode memory) and by React Router (scroll positions) are listed
+too: the site sets them, if not through our code (Reflex's `last_compiled_theme` is
+written by its development server only). A browser test compares the table with what a
+real visit, consent choice and login leave.
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ LOGIN_BINDING = StoredItem("login_binding", "nereo_login_binding", "cookie", "ne
 TAB_TOKEN = StoredItem("tab_token", "token", "sessionStorage", "necessary", None)
 RELOAD_GUARD = StoredItem("reload_guard", "reflex_last_reloaded_on_error", "sessionStorage", "necessary", None)
 THEME = StoredItem("theme", "theme", "localStorage", "necessary", None)
-COMPILED_THEME = StoredItem("compiled_theme", "last_compiled_theme", "localStorage", "necessary", None)
+# Written by React Router's scroll restoration.
+SCROLL_POSITIONS = StoredItem("scroll_positions", "react-router-scroll-positions", "sessionStorage", "necessary", None)
 
 ITEMS: tuple[StoredItem, ...] = (
-    CONSENT, SESSION, MARKER, LOGIN_ERROR, LOGIN_BINDING, TAB_TOKEN, RELOAD_GUARD, THEME, COMPILED_THEME,
+    CONSENT, SESSION, MARKER, LOGIN_ERROR, LOGIN_BINDING, TAB_TOKEN, RELOAD_GUARD, THEME, SCROLL_POSITIONS,
 )
