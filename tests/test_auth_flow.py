@@ -221,3 +221,16 @@ def test_navbar_login_follows_client_side_navigation(new_page, site):
     page.get_by_test_id("nav-login").click()
     _provider_login(page, TRIAL_USER)
     page.wait_for_url(site + "/en/pricing?plan=interact")
+
+
+def test_logged_in_navbar_fits_every_width(new_page, site):
+    """The logout icon widens the menu: still no overflow or overlap from 320 to 1440 px."""
+    from test_browser_layout import SWEEP_WIDTHS, _layout_faults
+
+    page = new_page()
+    page.goto(site + "/")
+    page.get_by_test_id("nav-login").click()
+    _provider_login(page, TRIAL_USER)
+    page.wait_for_url(site + "/")
+    page.get_by_test_id("logout").wait_for()
+    assert _layout_faults(page, SWEEP_WIDTHS) == []
