@@ -225,7 +225,7 @@ def test_navbar_login_follows_client_side_navigation(new_page, site):
 
 def test_logged_in_navbar_fits_every_width(new_page, site):
     """The logout icon widens the menu: still no overflow or overlap from 320 to 1440 px."""
-    from test_browser_layout import SWEEP_WIDTHS, _layout_faults
+    from test_browser_layout import ROUTE_WIDTHS, SWEEP_WIDTHS, _layout_faults
 
     page = new_page()
     page.goto(site + "/")
@@ -234,3 +234,8 @@ def test_logged_in_navbar_fits_every_width(new_page, site):
     page.wait_for_url(site + "/")
     page.get_by_test_id("logout").wait_for()
     assert _layout_faults(page, SWEEP_WIDTHS) == []
+    # The protected trial page, which the anonymous route sweep cannot stay on.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(site + "/start-free-trial")
+    page.locator("#trial-lastName").wait_for()
+    assert _layout_faults(page, ROUTE_WIDTHS) == []

@@ -29,8 +29,10 @@ REQUESTED, FAILED = "requested", "failed"
 
 
 class PasswordResetState(rx.State):
-    # Whether this site can ask the provider for a reset (a runtime setting, read on load).
-    self_service: bool = False
+    # Whether this site can ask the provider for a reset: read again on load (a run-time
+    # setting); the default, prerendered, is the build's, so a site configured alike at
+    # build and run time shows the right content from the first paint.
+    self_service: bool = bool(get_settings().oidc_password_reset_url)
     outcome: str = ""
     busy: bool = False
 
