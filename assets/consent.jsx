@@ -21,9 +21,10 @@
 //   open()             reopens our banner (the "cookie settings" buttons call it).
 import { useEffect, useId, useRef, useState } from "react";
 
-export const CONSENT_COOKIE = "nereo_consent";
 export const CONSENT_VERSION = 1;
-export const CONSENT_MAX_AGE = 182 * 24 * 60 * 60; // six months, in seconds
+// The cookie's name and lifetime (seconds) are props, from marketing_site/services/site_storage.py:
+// the list the privacy policy's cookie table is rendered from.
+const consentCookie = { name: "", maxAge: 0 };
 const CATEGORIES = ["analytics"];
 const SERVICE_SCRIPT_ID = "nereo-consent-service";
 const ANALYTICS_SCRIPT_ID = "nereo-analytics";
@@ -42,9 +43,9 @@ const store = {
 };
 
 function readCookie() {
-  const entry = document.cookie.split("; ").find((c) => c.startsWith(CONSENT_COOKIE + "="));
+  const entry = document.cookie.split("; ").find((c) => c.startsWith(consentCookie.name + "="));
   if (!entry) return null;
-  const params = new URLSearchParams(entry.slice(CONSENT_COOKIE.length + 1));
+  const params = new URLSearchParams(entry.slice(consentCookie.name.length + 1));
   if (params.get("v") !== String(CONSENT_VERSION)) return null; // an older choice: ask again
   const choice = {};
   for (const category of CATEGORIES) {
@@ -60,7 +61,7 @@ function writeCookie(choice) {
   for (const category of CATEGORIES) params.set(category, choice[category] ? "1" : "0");
   params.set("ts", String(Math.floor(Date.now() / 1000)));
   const secure = window.location.protocol === "https:" ? "; Secure" : "";
-  document.cookie = `${CONSENT_COOKIE}=${params.toString()}; Max-Age=${CONSENT_MAX_AGE}; Path=/; SameSite=Lax${secure}`;
+  document.cookie = `${consentCookie.name}=${params.toString()}; Max-Age=${consentCookie.maxAge}; Path=/; SameSite=Lax${secure}`;
 }
 
 function has(category) {
@@ -174,16 +175,18 @@ function useReservedSpace(ref, visible) {
 
 // Runs in <head> before the first paint: marks the page when no valid choice is stored, so
 // the prerendered banner paints with the page instead of popping up after hydration.
-export function ConsentGate() {
+export function ConsentGate({ cookieName }) {
   const code =
-    `if(!/(^|; )${CONSENT_COOKIE}=v=${CONSENT_VERSION}(;|&|$)/.test(document.cookie))` +
+    `if(!/(^|; )${cookieName.replace(/\./g, "\\.")}=v=${CONSENT_VERSION}(;|&|$)/.test(document.cookie))` +
     `document.documentElement.setAttribute("data-consent","pending");`;
   return <script dangerouslySetInnerHTML={{ __html: code }} />;
 }
 
 // The banner (own mode only). `texts` come from marketing_site/content/consent.py.
 // It is prerendered and, until hydrated, shown only on pages marked by ConsentGate.
-export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScriptUrl }) {
+export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScriptUrl, cookieName, cookieMaxAge }) {
+  consentCookie.name = cookieName;
+  consentCookie.maxAge = cookieMaxAge;
   const [visible, setVisible] = useState(true);
   const [gated, setGated] = useState(true);
   const [customising, setCustomising] = useState(false);

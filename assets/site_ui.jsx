@@ -1,6 +1,7 @@
 // Client-only behaviour of the layout: no server round trip is needed to open a menu,
 // track scrolling or restart a page transition, so it lives here as plain React.
 import { Children, useEffect, useId, useRef, useState } from "react";
+import { useLocation } from "react-router";
 
 // Wraps every page: sets <html lang>, scrolls to the top (or to the #anchor) on mount,
 // and plays the 300 ms fade-and-scale entrance (CSS class `page-enter`).
@@ -19,7 +20,7 @@ export function PageFrame({ lang, children, className }) {
 }
 
 // The site header: `data-scrolled` once the page has scrolled, and a menu that
-// collapses below 600 px behind a toggle button (aria-expanded, Escape closes).
+// collapses below 768 px behind a toggle button (aria-expanded, Escape closes).
 // The first child is the brand link, the others make up the menu.
 export function SiteHeader({ variant, menuLabel, closeLabel, children }) {
   const [brand, ...menu] = Children.toArray(children);
@@ -148,4 +149,23 @@ export function BackendNavigation({ to, replace, clearCookie }) {
 // login start (GET /auth/login) and the logout (POST /auth/logout) are document navigations.
 export function NativeForm({ children, ...props }) {
   return <form {...props}>{children}</form>;
+}
+
+// The navbar's Login: a document navigation to the backend's login start that comes back to
+// exactly the page shown, path and query as the visitor sees them (on a not-found page, the
+// address that was asked for). The prerendered HTML cannot know them: until hydrated the
+// link returns to the page's own path (`href`), then `return_to` follows the location.
+export function LoginLink({ href, children, ...props }) {
+  const location = useLocation();
+  const [target, setTarget] = useState(href);
+  useEffect(() => {
+    const url = new URL(href, window.location.origin);
+    url.searchParams.set("return_to", window.location.pathname + window.location.search);
+    setTarget(url.pathname + url.search);
+  }, [href, location.pathname, location.search]);
+  return (
+    <a href={target} {...props}>
+      {children}
+    </a>
+  );
 }

@@ -5,16 +5,18 @@ Reflex gets three things wrong for this site, and this module is the one place t
 1. Its route check accepts only ASCII route parts, while the spec has accented paths
    (`/portail-client-privée`). `install` widens the check to Unicode letters;
    react-router matches decoded paths, so client-side navigation just works. It also has
-   react-router prerender one path that no page matches, so the not-found page exists as
-   HTML rendered by the catch-all route itself (and hydrates cleanly at any unknown path).
+   react-router prerender one path per language that no page matches, so the not-found
+   page exists as HTML rendered by the catch-all routes themselves (the French one for
+   `*`, the English one for `/en/*`), and hydrates cleanly at any unknown path.
 2. Its production static server answers `/x` with a redirect to `/x/`, and looks accented
    pages up under their decoded name while the prerenderer writes them percent-encoded.
    `ExactPathSite` (an ASGI wrapper installed with `api_transformer`) serves each page of
    the route table from a manifest written at build time, whether the client sends the
-   path percent-encoded or raw, and answers 404 with the prerendered not-found page for any
-   other path. A trailing-slash form redirects permanently to the exact path.
+   path percent-encoded or raw, and answers 404 with the prerendered not-found page of the
+   path's language for any other path. A trailing-slash form redirects permanently to the exact path.
 3. `html_lang` is app-wide. `ExactPathPlugin.post_build` writes `lang="en"` into the
-   prerendered English pages (the layout keeps `<html lang>` right on client navigation).
+   prerendered English pages and the English not-found page (the layout keeps
+   `<html lang>` right on client navigation).
 
 The manifest also lists the SHA-256 hashes of each page's inline scripts: `ExactPathSite`
 sends every page with a Content-Security-Policy that allows exactly those (see `security`).
@@ -38,8 +40,11 @@ from reflex_base.plugins import Plugin
 from marketing_site import routes
 
 MANIFEST_NAME = "exact-paths.json"
-# A path no page matches, prerendered through the catch-all route: the body of every 404.
-NOT_FOUND_PROBE = "/__not-found"
+# Paths no page matches, prerendered through the catch-all routes: the body of every 404,
+# one per language (`routes.page_lang` of the requested path picks it).
+NOT_FOUND_PROBES: dict[str, str] = {"fr": "/__not-found", "en": "/en/__not-found"}
+# The English catch-all: every unknown /en/... path, in react-router as on the server.
+EN_NOT_FOUND_ROUTE = "en/[[...splat]]"
 # Paths the Python backend answers (websocket, health, API); never treated as pages.
 BACKEND_PREFIXES = (
     "/_event", "/_upload", "/_health", "/ping", "/api/", "/auth/", "/files/", "/_all_routes",
@@ -74,7 +79,7 @@ def install() -> None:
         return (
             f"const config = {body};\n"
             "config.prerender = async ({ getStaticPaths }) =>\n"
-            f"  [...getStaticPaths(), {json.dumps(NOT_FOUND_PROBE)}];\n"
+            f"  [...getStaticPaths(), ...{json.dumps(list(NOT_FOUND_PROBES.values()))}];\n"
             "export default config;"
         )
 
@@ -135,16 +140,23 @@ def write_manifest(static_dir: Path) -> dict[str, Any]:
             continue
         _set_html_lang(file, routes.page_lang(path))
         pages[unicodedata.normalize("NFC", path)] = file.relative_to(static_dir).as_posix()
-    not_found = _prerendered_file(static_dir, reflex_route(NOT_FOUND_PROBE))
-    if missing or not_found is None:
-        msg = f"Pages missing from the prerendered build: {missing or [NOT_FOUND_PROBE]}"
+    not_found: dict[str, str] = {}
+    for lang, probe in NOT_FOUND_PROBES.items():
+        file = _prerendered_file(static_dir, reflex_route(probe))
+        if file is None:
+            missing.append(probe)
+            continue
+        _set_html_lang(file, lang)
+        not_found[lang] = file.relative_to(static_dir).as_posix()
+    if missing:
+        msg = f"Pages missing from the prerendered build: {missing}"
         raise RuntimeError(msg)
     from marketing_site.security import inline_script_hashes
 
-    html_files = sorted({*pages.values(), not_found.relative_to(static_dir).as_posix()})
+    html_files = sorted({*pages.values(), *not_found.values()})
     manifest = {
         "pages": pages,
-        "not_found": not_found.relative_to(static_dir).as_posix(),
+        "not_found": not_found,
         "redirects": dict(routes.PERMANENT_REDIRECTS),
         "script_hashes": {name: inline_script_hashes((static_dir / name).read_bytes()) for name in html_files},
     }
@@ -187,7 +199,7 @@ class ExactPathSite:
         self._loaded = False
         self._pages: dict[str, str] = {}
         self._redirects: dict[str, str] = {}
-        self._not_found = ""
+        self._not_found: dict[str, str] = {}
         self._files: Any = None
         self._policies: dict[str, str] = {}
 
@@ -240,7 +252,7 @@ class ExactPathSite:
             return 308, alternate
         if self._is_static_file(path):
             return 200, path.lstrip("/")
-        return 404, self._not_found
+        return 404, self._not_found[routes.page_lang(path)]
 
     def _is_static_file(self, path: str) -> bool:
         relative = path.lstrip("/")

@@ -10,7 +10,7 @@ import reflex as rx
 
 from marketing_site import exact_paths, logs, routes, security, seo, theme
 from marketing_site.api import api_app
-from marketing_site.components.consent import ConsentGate
+from marketing_site.components.consent import COOKIE_NAME, ConsentGate
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
 from marketing_site.services.mail import run_outbox_worker
@@ -57,22 +57,31 @@ def _add_site_pages(app: rx.App) -> None:
                 meta=seo.head_tags(page, lang),
                 on_load=_on_load(page.key),
             )
-    not_found_text = seo.page_text("not_found", "fr")
-    app.add_page(
-        lambda: site_layout(exact_paths.NOT_FOUND_PROBE, not_found.page()),
-        route="404",  # Reflex's catch-all route
-        title=not_found_text["title"],
-        description=not_found_text["description"],
-        meta=seo.head_tags(None, "fr"),
-    )
+    # The not-found page in each language: Reflex's catch-all for French, a catch-all under
+    # /en/ for English (react-router prefers any exact route to it), both prerendered.
+    for lang, route in (("fr", "404"), ("en", exact_paths.EN_NOT_FOUND_ROUTE)):
+        not_found_text = seo.page_text("not_found", lang)
+        app.add_page(
+            _render_not_found(lang),
+            route=route,
+            title=not_found_text["title"],
+            description=not_found_text["description"],
+            meta=seo.head_tags(None, lang),
+        )
 
+
+def _render_not_found(lang: str) -> Callable[[], rx.Component]:
+    # French paths keep the browser-language messages of single-language pages (SPEC §1).
+    return lambda: site_layout(
+        exact_paths.NOT_FOUND_PROBES[lang], not_found.page("en" if lang == "en" else None)
+    )
 
 app = rx.App(
     html_lang="fr",
     stylesheets=STYLESHEETS,
     head_components=[
         rx.el.style(theme.css_variables()),
-        ConsentGate.create(),
+        ConsentGate.create(cookie_name=COOKIE_NAME),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
     # Our API routes first, then exact-path serving of the prerendered site in front of them,

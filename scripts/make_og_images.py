@@ -42,7 +42,7 @@ def main() -> int:
 
     out = ROOT / "assets" / "og"
     out.mkdir(parents=True, exist_ok=True)
-    cards = [(page.key, lang) for page in routes.PAGES for lang, _ in page.paths()] + [("not_found", "fr")]
+    cards = [(page.key, lang) for page in routes.PAGES for lang, _ in page.paths()] + [("not_found", "fr"), ("not_found", "en")]
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path="/usr/bin/chromium",

@@ -52,6 +52,10 @@ def write_maps(build: Path, out: Path) -> None:
         for file, hashes in sorted(manifest.get("script_hashes", {}).items())
     ]
     (out / "csp.map").write_text("\n".join(lines) + "\n")
+    # The not-found page in the requested path's language (routes.page_lang: /en/... is English).
+    not_found = manifest["not_found"]
+    lines = [f"default /{not_found['fr']};", f"~^/en/ /{not_found['en']};"]
+    (out / "not-found.map").write_text("\n".join(lines) + "\n")
     settings = get_settings()
     headers = [
         'add_header Content-Security-Policy $nereo_csp always;',

@@ -190,3 +190,52 @@ def test_navbar_login_returns_to_the_page_and_logout_icon_logs_out(new_page, sit
     assert params["client_id"] == "nereo-dev" and params["returnTo"] == site
     names = {c["name"] for c in page.context.cookies()}
     assert "nereo_session" not in names and "nereo.is.authenticated" not in names
+
+
+@pytest.mark.parametrize("path", ["/compare?x=1&y=%C3%A9", "/portail-client-priv%C3%A9e?utm_source=a", "/nope?q=2", "/en/merci?a=b"])
+def test_navbar_login_returns_to_the_exact_page_and_query(new_page, site, path):
+    """From a not-found page too: back to the address that was asked for, not /__not-found."""
+    page = new_page()
+    page.goto(site + path)
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+    login = page.get_by_test_id("nav-login")
+    page.wait_for_function(
+        "(p) => new URL(document.querySelector('[data-testid=nav-login]').href).searchParams.get('return_to') === p",
+        arg=path,
+    )
+    login.click()
+    _provider_login(page, TRIAL_USER)
+    page.wait_for_url(site + path)
+    assert "nereo_session" in {c["name"] for c in page.context.cookies()}
+
+
+def test_navbar_login_follows_client_side_navigation(new_page, site):
+    page = new_page()
+    page.goto(site + "/compare")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+    page.evaluate("() => window.__reactRouterDataRouter.navigate('/en/pricing?plan=interact')")
+    page.wait_for_function(
+        "() => new URL(document.querySelector('[data-testid=nav-login]').href).searchParams.get('return_to')"
+        " === '/en/pricing?plan=interact'"
+    )
+    page.get_by_test_id("nav-login").click()
+    _provider_login(page, TRIAL_USER)
+    page.wait_for_url(site + "/en/pricing?plan=interact")
+
+
+def test_logged_in_navbar_fits_every_width(new_page, site):
+    """The logout icon widens the menu: still no overflow or overlap from 320 to 1440 px."""
+    from test_browser_layout import ROUTE_WIDTHS, SWEEP_WIDTHS, _layout_faults
+
+    page = new_page()
+    page.goto(site + "/")
+    page.get_by_test_id("nav-login").click()
+    _provider_login(page, TRIAL_USER)
+    page.wait_for_url(site + "/")
+    page.get_by_test_id("logout").wait_for()
+    assert _layout_faults(page, SWEEP_WIDTHS) == []
+    # The protected trial page, which the anonymous route sweep cannot stay on.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(site + "/start-free-trial")
+    page.locator("#trial-lastName").wait_for()
+    assert _layout_faults(page, ROUTE_WIDTHS) == []

@@ -173,3 +173,84 @@ def test_unknown_browser_language_gives_french(new_page, site):
     page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
     page.wait_for_timeout(300)
     assert "Nous sommes désolés" in page.locator("main h1").inner_text()
+
+
+@pytest.mark.parametrize("path", [routes.EN_THANKS_PATH, "/en/nope?x=1"])
+def test_unknown_english_path_shows_the_english_not_found_page(new_page, site, page_errors, path):
+    """Loaded directly: English navbar, footer, lang and messages, and a clean hydration."""
+    page = new_page(locale="fr-FR")  # the page's language wins over the browser's here
+    response = page.goto(site + path)
+    assert response.status == 404
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+    page.wait_for_timeout(500)  # let hydration report any mismatch
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.locator("header.site-header").get_attribute("data-variant") == "en"
+    assert page.locator("main h1").inner_text() == "Oops! We are sorry, the page you asked for does not exist"
+    assert page.locator("footer").get_by_role("link", name="Legal notice").count() == 1
+    assert page.title().startswith("Page not found")
+    # The document's own 404 is the page under test; anything else (a #418 hydration error) fails.
+    assert [e for e in page_errors if not e.startswith("404: ")] == []
+
+
+def test_client_side_navigation_to_an_unknown_english_path_stays_english(new_page, site, page_errors):
+    page = _open(new_page, site, "/en/compare")
+    _navigate(page, routes.EN_THANKS_PATH)
+    page.get_by_text("Oops! We are sorry").wait_for()
+    assert page.locator("header.site-header").get_attribute("data-variant") == "en"
+    assert page.evaluate("document.documentElement.lang") == "en"
+    _navigate(page, "/nope")
+    page.locator("header.site-header[data-variant=fr]").wait_for()
+    page.wait_for_function("() => document.documentElement.lang === 'fr'")
+    assert page_errors == []
+
+
+# Widths every route is checked at; the layout (home, French and English) is swept in
+# steps of 16 px from 320 to 1440 px.
+ROUTE_WIDTHS = (320, 375, 414, 600, 640, 656, 672, 688, 768, 992, 1200, 1280, 1440)
+SWEEP_WIDTHS = tuple(range(320, 1441, 16))
+OVERFLOW = """() => {
+  const root = document.scrollingElement;
+  const boxes = [...document.querySelectorAll('.site-header__bar > .brand, .site-header__menu > *')]
+    .map((e) => [e.className, e.getBoundingClientRect()])
+    .filter(([, r]) => r.width > 0 && r.height > 0);
+  const overlaps = [];
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, ra] = boxes[i], [b, rb] = boxes[j];
+      if (ra.left < rb.right - 0.5 && rb.left < ra.right - 0.5 && ra.top < rb.bottom - 0.5 && rb.top < ra.bottom - 0.5)
+        overlaps.push(a + ' / ' + b);
+    }
+  const bar = document.querySelector('.site-header__bar').getBoundingClientRect();
+  const outside = boxes.filter(([, r]) => r.left < bar.left - 0.5 || r.right > bar.right + 0.5).map(([c]) => c);
+  return {scroll: root.scrollWidth, client: root.clientWidth, overlaps, outside};
+}"""
+
+
+def _layout_faults(page, widths) -> list[str]:
+    faults = []
+    for width in widths:
+        page.set_viewport_size({"width": width, "height": 800})
+        found = page.evaluate(OVERFLOW)
+        if found["scroll"] > found["client"]:
+            faults.append(f"{width}px: page {found['scroll']} px wide in a {found['client']} px window")
+        if found["overlaps"] or found["outside"]:
+            faults.append(f"{width}px: navbar overlaps {found['overlaps']}, outside the bar {found['outside']}")
+    return faults
+
+
+@pytest.mark.parametrize("path", [routes.HOME.fr, routes.HOME.en, "/nope"])
+def test_navbar_and_page_fit_every_width_from_320_to_1440(new_page, site, path):
+    page = _open(new_page, site, path)
+    assert _layout_faults(page, SWEEP_WIDTHS) == []
+
+
+def test_no_route_overflows_or_overlaps_at_common_widths(new_page, site):
+    """Every route, one page reused and resized (2-core friendly)."""
+    page = new_page()
+    faults = []
+    for path in [*routes.public_paths(), routes.EN_THANKS_PATH]:
+        page.goto(site + path)
+        page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+        faults += [f"{path} {fault}" for fault in _layout_faults(page, ROUTE_WIDTHS)]
+        page.set_viewport_size({"width": 1280, "height": 800})
+    assert faults == []

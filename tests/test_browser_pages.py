@@ -147,3 +147,66 @@ def test_carousel_has_no_controls_on_english_pages(new_page, site):
     carousel = page.locator("[data-moves]")
     assert carousel.locator("blockquote").inner_text().strip()
     assert carousel.locator("button").count() == 0
+
+
+def _compare_matrix(page) -> dict[str, dict[str, str]]:
+    """{row label: {offer name: cell status text}} as the compare page shows it."""
+    return page.evaluate(
+        """() => {
+          const table = document.querySelector('[data-testid=compare-table]');
+          const offers = [...table.querySelectorAll('thead th')].slice(1).map((th) => th.innerText.trim());
+          const matrix = {};
+          for (const row of table.querySelectorAll('tbody tr')) {
+            const cells = [...row.querySelectorAll('td')];
+            if (!cells.length) continue;
+            matrix[row.querySelector('th').innerText.trim()] = Object.fromEntries(
+              cells.map((td, i) => [offers[i], td.textContent.replace(/^[✓+—]/, '').trim()]));
+          }
+          return matrix;
+        }"""
+    )
+
+
+def _pricing_cards(page) -> dict[str, dict[str, list[str]]]:
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('article.offer')].map((card) => [
+          card.querySelector('.offer__name').innerText.trim(),
+          {included: [...card.querySelectorAll('.offer__list--included li')].map((li) => li.innerText.trim()),
+           addons: [...card.querySelectorAll('.offer__list--addons li')].map((li) => li.innerText.trim())},
+        ]))"""
+    )
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_pricing_and_compare_state_the_same_facts(new_page, site, lang):
+    """Every feature a pricing card lists as included or optional has that status in the
+    offer's column of the compare table, every add-on of the table is on the card, and an
+    "all of X" line means every feature X includes is included."""
+    from marketing_site.content import compare as compare_words
+
+    status = compare_words.FR["table"]["status"] if lang == "fr" else compare_words.EN["table"]["status"]
+    cards = _pricing_cards(_open(new_page, site, routes.PRICING.path(lang)))
+    matrix = _compare_matrix(_open(new_page, site, routes.COMPARE.path(lang)))
+    services = {"Support premium", "Onboarding personnalisé", "Gestion et nettoyage des données",
+                "Premium support", "Personalised onboarding", "Data management and clean-up"}
+    assert set(cards) == {"Engage", "Manage", "Interact", "Complete"}
+    checked = 0
+    for offer, card in cards.items():
+        for line in card["included"]:
+            all_of = next((other for other in cards if line.startswith((f"Tout {other} ", f"All of {other}:"))), None)
+            if all_of:
+                for feature, cells in matrix.items():
+                    if cells[all_of] == status["yes"]:
+                        assert cells[offer] == status["yes"], (offer, line, feature)
+                        checked += 1
+            else:
+                assert line in matrix, f"{offer} card lists {line!r}, which the compare table does not show"
+                assert matrix[line][offer] == status["yes"], (offer, line, matrix[line][offer])
+                checked += 1
+        for line in card["addons"]:
+            assert line in matrix, f"{offer} card offers {line!r}, which the compare table does not show"
+            assert matrix[line][offer] == status["option"], (offer, line, matrix[line][offer])
+            checked += 1
+        table_addons = {f for f, cells in matrix.items() if cells[offer] == status["option"]} - services
+        assert table_addons == set(card["addons"]), offer
+    assert checked > 40

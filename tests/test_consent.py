@@ -9,6 +9,7 @@ whether the analytics script had loaded by then.
 
 from __future__ import annotations
 
+import re
 import time
 from urllib.parse import parse_qs, quote
 
@@ -355,3 +356,80 @@ def test_english_form_success_after_refuse_all_sends_nothing(new_page, site):
     _button(visit, "en", "refuse_all").click()
     _submit_english_white_paper(visit)
     assert visit.pushes() == [] and visit.requests == []
+
+
+STORAGE_SNAPSHOT = """() => ({
+  localStorage: Object.keys(window.localStorage),
+  sessionStorage: Object.keys(window.sessionStorage),
+})"""
+LIFETIME_UNITS = {"jour": 86400, "jours": 86400, "minute": 60, "minutes": 60}
+
+
+def _lifetime_seconds(text: str) -> int | None:
+    count, _, unit = text.partition(" ")
+    return int(count) * LIFETIME_UNITS[unit] if count.isdigit() else None
+
+
+def test_privacy_cookie_table_lists_exactly_what_the_site_sets(new_page, site, page_errors):
+    """A visit, a consent choice, a login and a failed login: every cookie and storage key
+    present (or set by a response) is in the privacy policy's table, with the lifetime it
+    really has; every row of the table was really set."""
+    from conftest import TRIAL_USER
+    from test_auth_flow import _provider_login
+
+    visit = Visit(new_page, site)
+    page = visit.page
+    page.context.route(re.compile(r"https://cdn\.jsdelivr\.net/.*"), lambda route: route.abort())
+    seen: dict[tuple[str, str], float | None] = {}  # (store, name) -> lifetime in seconds (cookies)
+
+    def record_set_cookie(response) -> None:
+        if not response.url.startswith(site):
+            return
+        for header in response.headers_array():
+            if header["name"].lower() != "set-cookie":
+                continue
+            name, _, rest = header["value"].partition("=")
+            max_age = re.search(r"(?i)max-age=(\d+)", rest)
+            if max_age and int(max_age.group(1)) > 0:
+                seen[("cookie", name)] = int(max_age.group(1))
+
+    page.on("response", record_set_cookie)
+
+    def snapshot() -> None:
+        now = time.time()
+        for cookie in page.context.cookies(site):
+            seen.setdefault(("cookie", cookie["name"]), cookie["expires"] - now if cookie["expires"] > 0 else None)
+        for store, keys in page.evaluate(STORAGE_SNAPSHOT).items():
+            for key in keys:
+                seen.setdefault((store, key), None)
+
+    visit.goto(routes.PRIVACY.fr)
+    snapshot()
+    _button(visit, "fr", "accept_all").click()
+    visit.banner.wait_for(state="detached")
+    snapshot()
+    page.get_by_test_id("nav-login").click()
+    _provider_login(page, TRIAL_USER)
+    page.wait_for_url(site + quote(routes.PRIVACY.fr, safe="/"))
+    page.get_by_test_id("logout").wait_for()
+    snapshot()
+    page.goto(site + "/auth/callback?code=abc&state=not-ours")  # a failed login: its error cookie
+    page.get_by_test_id("auth-error").wait_for()
+    snapshot()
+
+    visit.goto(routes.PRIVACY.fr)
+    rows = page.get_by_test_id("cookie-table").locator("tbody tr")
+    table = {}
+    for i in range(rows.count()):
+        cells = rows.nth(i).locator("th, td").all_inner_texts()
+        name, store = re.fullmatch(r"(\S+) \((.+)\)", cells[0].strip()).groups()
+        assert cells[1].strip() and cells[3].strip() in ("Strictement nécessaire", "Mesure d'audience")
+        table[({"cookie": "cookie", "stockage local": "localStorage", "stockage de session": "sessionStorage"}[store],
+                name)] = _lifetime_seconds(cells[2].strip())
+    ours = seen  # the test analytics script sets nothing: everything seen is the site's own
+    assert set(ours) - set(table) == set(), "set by the site but missing from the privacy policy"
+    # Reflex's reload guard is written only after a technical error, so no visit shows it.
+    assert set(table) - set(ours) == {("sessionStorage", "reflex_last_reloaded_on_error")}
+    for key, lifetime in ours.items():
+        if key[0] == "cookie" and lifetime is not None:
+            assert abs(lifetime - table[key]) < 120, (key, lifetime, table[key])

@@ -46,12 +46,14 @@ def site_tree(tmp_path):
     (tmp_path / "index.html").write_text("<html>home</html>")
     (tmp_path / "portail-client-priv%C3%A9e.html").write_text('<html lang="fr">portail</html>')
     (tmp_path / "not-found.html").write_text("<html>not found</html>")
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "not-found.html").write_text('<html lang="en">not found</html>')
     (tmp_path / "logo.svg").write_text("<svg/>")
     (tmp_path / exact_paths.MANIFEST_NAME).write_text(
         json.dumps(
             {
                 "pages": {"/": "index.html", "/portail-client-privée": "portail-client-priv%C3%A9e.html"},
-                "not_found": "not-found.html",
+                "not_found": {"fr": "not-found.html", "en": "en/not-found.html"},
                 "redirects": {"/old": "/"},
             }
         )
@@ -98,6 +100,9 @@ def test_resolver_serves_exact_paths_and_404s(site_tree):
     status, headers, body = _call(app, b"/PORTAIL-CLIENT-PRIV%C3%89E")
     assert (status, body) == (404, b"<html>not found</html>")
     assert _call(app, b"/portail-client-privee")[0] == 404
+    # Unknown English paths get the English not-found page.
+    assert _call(app, b"/en/merci")[::2] == (404, b'<html lang="en">not found</html>')
+    assert _call(app, b"/enx/merci")[::2] == (404, b"<html>not found</html>")
     assert _call(app, b"/not-found.html")[0] == 404
     assert _call(app, b"/../etc/passwd")[0] == 404
     status, headers, _ = _call(app, b"/old")

@@ -78,3 +78,24 @@ def test_apply_configured_prices_reads_the_setting(monkeypatch, setting, startin
     starting_set.fn(state)
     PricingState.apply_configured_prices.fn(state)
     assert _prices(state) == expected
+
+
+def test_offer_facts_follow_the_spec():
+    """SPEC §1 (what each offer contains) and §9 (optional add-ons) in the one source."""
+    from marketing_site.content.offers import FEATURES, INCLUDED, OFFERS, OPTIONAL
+
+    assert OFFERS["interact"].includes == OFFERS["engage"].includes | OFFERS["manage"].includes
+    assert OFFERS["complete"].includes > OFFERS["interact"].includes
+    assert {"kyc_onboarding", "document_checklists"} <= OFFERS["complete"].includes
+    assert {k: o.addons for k, o in OFFERS.items()} == {
+        "engage": ("mobile_app", "aggregation"),
+        "manage": ("portfolio_reporting", "optimisation"),
+        "interact": ("aggregation", "optimisation"),
+        "complete": ("aggregation", "optimisation", "kyc_lab"),
+    }
+    for offer in OFFERS.values():
+        assert not offer.includes & set(offer.addons)
+        assert set(offer.includes) <= set(FEATURES) and set(offer.addons) <= set(FEATURES)
+        for item in offer.highlights:
+            assert item in OFFERS or offer.status(item) == INCLUDED
+        assert all(offer.status(service) == OPTIONAL for service in ("premium_support", "onboarding", "data_cleanup"))

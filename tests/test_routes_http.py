@@ -89,12 +89,31 @@ def test_accented_routes_answer_raw_and_encoded(site, path):
     assert encoded.text == raw.text
 
 
-@pytest.mark.parametrize("path", ["/en/merci", "/nope", "/CONNEXION", "/en/nope/deeper", "/assets/"])
+@pytest.mark.parametrize("path", ["/nope", "/CONNEXION", "/assets/", "/english/x"])
 def test_unknown_paths_answer_404_with_not_found_page(site, path):
     response = _get(site, path)
     assert response.status_code == 404
     assert NOT_FOUND_TEXT in response.text
     assert NOINDEX.search(response.text)
+    assert '<html lang="fr"' in response.text
+    assert 'data-variant="fr"' in response.text
+
+
+# /en/merci (where English downloads lead) stays a 404, a kept defect of the original,
+# but like every unknown /en/ path it is the English not-found page: navbar, footer, lang.
+@pytest.mark.parametrize("path", [routes.EN_THANKS_PATH, "/en/nope/deeper", "/en/pricing/x", "/en/CGV"])
+def test_unknown_english_paths_answer_404_with_the_english_not_found_page(site, path):
+    response = _get(site, path)
+    assert response.status_code == 404
+    html = response.text
+    assert '<html lang="en"' in html
+    assert 'data-variant="en"' in html
+    assert "Oops! We are sorry, the page you asked for does not exist" in html
+    assert "<title>Page not found | " in html
+    footer = re.search(r"<footer.+?</footer>", html, re.S).group(0)
+    assert 'href="/en/mentions-legales"' in footer and 'href="/mentions-legales"' not in footer
+    assert NOT_FOUND_TEXT not in html
+    assert NOINDEX.search(html)
 
 
 def test_accented_privacy_spelling_redirects_permanently(site):

@@ -83,7 +83,7 @@ def _login_page(return_to: str | None = None) -> str:
 
 def _error(location: str, code: str) -> Response:
     response = _leave(location)
-    _set_cookie(response, sessions.ERROR_COOKIE, code, max_age=300, http_only=False)
+    _set_cookie(response, sessions.ERROR_COOKIE, code, max_age=sessions.ERROR_LIFETIME_SECONDS, http_only=False)
     return response
 
 

@@ -7,7 +7,7 @@ from urllib.parse import quote
 import reflex as rx
 from reflex_components_core.react_router.dom import ReactRouterLink
 
-from marketing_site.components.client import BackendNavigation, NativeForm
+from marketing_site.components.client import BackendNavigation, LoginLink, NativeForm
 from marketing_site.i18n import message
 from marketing_site.state.auth import AuthState, login_url
 
@@ -20,6 +20,11 @@ def backend_link(label: rx.Component | str, href: str, **props) -> rx.Component:
 def login_href(path: str) -> str:
     """The navbar Login: start the provider's redirect, coming back to this page."""
     return login_url(quote(path, safe="/"))
+
+
+def login_link(label: str, path: str, **props) -> rx.Component:
+    """The navbar Login, back to the exact page and query the visitor is on (see LoginLink)."""
+    return LoginLink.create(label, href=login_href(path), **props)
 
 
 def logout_button(label: str) -> rx.Component:

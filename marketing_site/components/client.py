@@ -50,3 +50,11 @@ class NativeForm(rx.Component):
     tag = "NativeForm"
     method: rx.Var[str]
     action: rx.Var[str]
+
+
+class LoginLink(rx.Component):
+    """The navbar Login: `href` starts the login; its `return_to` follows the visitor's location."""
+
+    library = SITE_UI
+    tag = "LoginLink"
+    href: rx.Var[str]

@@ -19,11 +19,14 @@ import reflex as rx
 from marketing_site import routes
 from marketing_site.content import consent as words
 from marketing_site.pages.typography import french_spacing
+from marketing_site.services import site_storage
 from marketing_site.settings import get_settings
 
 CONSENT_JS = "$/public/consent.jsx"
-COOKIE_NAME = "nereo_consent"
-COOKIE_MAX_AGE_DAYS = 182
+# The visitor's choice: name and lifetime from the list the privacy policy shows.
+COOKIE_NAME = site_storage.CONSENT.name
+COOKIE_MAX_AGE_SECONDS = site_storage.CONSENT.lifetime_seconds
+COOKIE_MAX_AGE_DAYS = COOKIE_MAX_AGE_SECONDS // site_storage.DAY
 
 
 class ConsentManager(rx.Component):
@@ -35,6 +38,8 @@ class ConsentManager(rx.Component):
     privacy_href: rx.Var[str]
     analytics_url: rx.Var[str]
     consent_script_url: rx.Var[str]
+    cookie_name: rx.Var[str]
+    cookie_max_age: rx.Var[int]
 
 
 class ConsentGate(rx.Component):
@@ -42,6 +47,7 @@ class ConsentGate(rx.Component):
 
     library = CONSENT_JS
     tag = "ConsentGate"
+    cookie_name: rx.Var[str]
 
 
 class ConsentSettingsButton(rx.Component):
@@ -64,6 +70,8 @@ def consent_manager(lang: str) -> rx.Component:
         privacy_href=routes.PRIVACY.path(lang),
         analytics_url=settings.analytics_script_url,
         consent_script_url=settings.consent_script_url,
+        cookie_name=COOKIE_NAME,
+        cookie_max_age=COOKIE_MAX_AGE_SECONDS,
     )
 
 

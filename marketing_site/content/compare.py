@@ -1,75 +1,12 @@
-"""Words of the plan comparison page ("Comparez tout nos plans") and its feature matrix.
+"""Words of the plan comparison page ("Comparez tout nos plans").
 
-The matrix (which offer includes what) does not depend on the language: `GROUPS` lists
-each group's rows with one availability per offer, in `OFFER_KEYS` order; the dicts below
-only name the groups and rows. It follows SPEC §1 (Engage = portal, Manage = CRM,
-Interact = both, Complete = Interact + KYC onboarding) and the add-ons of SPEC §9.
+The matrix itself (which offer includes what, which add-ons are optional) and the names of
+its rows come from `content.offers`, the source the pricing page uses too.
 """
 
 from marketing_site.brand import BRAND_NAME
 
 B = BRAND_NAME
-
-YES, NO, OPTION = "yes", "no", "option"
-
-# (group key, [(row key, (Engage, Manage, Interact, Complete)), ...])
-GROUPS = [
-    (
-        "portal",
-        [
-            ("white_label_portal", (YES, NO, YES, YES)),
-            ("portfolio_reporting", (YES, OPTION, YES, YES)),
-            ("document_sharing", (YES, NO, YES, YES)),
-            ("targeted_content", (YES, NO, YES, YES)),
-            ("secure_chat", (YES, NO, YES, YES)),
-            ("mobile_app", (OPTION, NO, OPTION, OPTION)),
-        ],
-    ),
-    (
-        "crm",
-        [
-            ("alerts", (NO, YES, YES, YES)),
-            ("tasks", (NO, YES, YES, YES)),
-            ("calendar_sync", (NO, YES, YES, YES)),
-            ("meeting_notes", (NO, YES, YES, YES)),
-            ("client_file", (NO, YES, YES, YES)),
-            ("contact_groups", (NO, YES, YES, YES)),
-            ("sales_pipeline", (NO, YES, YES, YES)),
-        ],
-    ),
-    (
-        "wealth",
-        [
-            ("aggregation", (OPTION, NO, OPTION, OPTION)),
-            ("optimisation", (NO, OPTION, OPTION, OPTION)),
-        ],
-    ),
-    (
-        "compliance",
-        [
-            ("kyc_onboarding", (NO, NO, NO, YES)),
-            ("document_checklists", (NO, NO, NO, YES)),
-            ("compliance_controls", (NO, NO, NO, YES)),
-            ("profile_updates", (NO, NO, NO, YES)),
-            ("kyc_lab", (NO, NO, NO, OPTION)),
-            ("e_signature", (NO, NO, NO, OPTION)),
-        ],
-    ),
-    (
-        "security",
-        [
-            ("two_factor", (YES, YES, YES, YES)),
-        ],
-    ),
-    (
-        "services",
-        [
-            ("premium_support", (OPTION, OPTION, OPTION, OPTION)),
-            ("onboarding", (OPTION, OPTION, OPTION, OPTION)),
-            ("data_cleanup", (OPTION, OPTION, OPTION, OPTION)),
-        ],
-    ),
-]
 
 FR = {
     "hero": {
@@ -96,33 +33,6 @@ FR = {
             "compliance": "Conformité et KYC",
             "security": "Sécurité",
             "services": "Services additionnels",
-        },
-        "rows": {
-            "white_label_portal": "Portail client en marque blanche",
-            "portfolio_reporting": "Reporting de portefeuille et génération de rapports clients",
-            "document_sharing": "Partage de documents avec le client",
-            "targeted_content": "Publication de contenus ciblés avec score de pertinence",
-            "secure_chat": "Messagerie sécurisée avec proposition de rendez-vous",
-            "mobile_app": "Application mobile",
-            "alerts": "Alertes priorisées : comportement, contenus, portefeuilles, conformité",
-            "tasks": "Gestionnaire de tâches et to-do list intelligente",
-            "calendar_sync": "Synchronisation bidirectionnelle de l'agenda avec deux messageries",
-            "meeting_notes": "Notes de réunion et reporting intelligent",
-            "client_file": "Fiche client 360° aux champs paramétrables",
-            "contact_groups": "Groupes : familles, personnes physiques et morales, indivisions",
-            "sales_pipeline": "Pipeline commercial et tableaux de bord",
-            "aggregation": "Agrégation de comptes externes",
-            "optimisation": "Optimisation de portefeuille",
-            "kyc_onboarding": "Onboarding KYC digital et personnalisation des questionnaires",
-            "document_checklists": "Check-lists documentaires paramétrables envoyées par e-mail",
-            "compliance_controls": "Contrôles de conformité",
-            "profile_updates": "Mise à jour des profils clients",
-            "kyc_lab": "Contrôles automatisés KYC-LAB (lutte anti-blanchiment, via partenaire)",
-            "e_signature": "Signature électronique (via partenaire)",
-            "two_factor": "Double authentification et détection d'intrusion",
-            "premium_support": "Support premium",
-            "onboarding": "Onboarding personnalisé",
-            "data_cleanup": "Gestion et nettoyage des données",
         },
     },
     "guide": {
@@ -191,33 +101,6 @@ EN = {
             "compliance": "Compliance and KYC",
             "security": "Security",
             "services": "Add-on services",
-        },
-        "rows": {
-            "white_label_portal": "White-label client portal",
-            "portfolio_reporting": "Portfolio reporting and client report generation",
-            "document_sharing": "Document sharing with the client",
-            "targeted_content": "Targeted content publishing with a matching score",
-            "secure_chat": "Secure chat with appointment proposals",
-            "mobile_app": "Mobile app",
-            "alerts": "Prioritised alerts: behaviour, content, portfolios, compliance",
-            "tasks": "Task manager and smart to-do list",
-            "calendar_sync": "Two-way calendar sync with two mail providers",
-            "meeting_notes": "Meeting notes and intelligent reporting",
-            "client_file": "360° client file with configurable fields",
-            "contact_groups": "Groups: families, natural and legal persons, joint ownership",
-            "sales_pipeline": "Sales pipeline and commercial dashboards",
-            "aggregation": "External account aggregation",
-            "optimisation": "Portfolio optimisation",
-            "kyc_onboarding": "Digital KYC onboarding and questionnaire customisation",
-            "document_checklists": "Configurable document checklists sent by email",
-            "compliance_controls": "Compliance controls",
-            "profile_updates": "Client profile updates",
-            "kyc_lab": "Automated KYC-LAB checks (anti-money-laundering, through a partner)",
-            "e_signature": "Electronic signature (through a partner)",
-            "two_factor": "Two-factor authentication and intrusion detection",
-            "premium_support": "Premium support",
-            "onboarding": "Personalised onboarding",
-            "data_cleanup": "Data management and clean-up",
         },
     },
     "guide": {

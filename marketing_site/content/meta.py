@@ -163,4 +163,5 @@ EN = {
         "title": f"White paper: digital trends in wealth management | {B}",
         "description": "Download our white paper on the digital trends reshaping wealth management.",
     },
+    "not_found": {"title": f"Page not found | {B}", "description": "The page you asked for does not exist."},
 }

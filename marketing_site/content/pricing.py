@@ -1,16 +1,15 @@
 """Words of the pricing page ("Nos offres & tarifs"), SPEC §1 and §9.
 
-Amounts are not here: they come from `marketing_site.state.pricing` so the price switch
-updates them. French prices are shown in euros, English prices in dollars.
+The facts of each offer (unit, amounts, included features, optional add-ons) are in
+`content.offers`, shared with the compare table; the amounts reach the page through
+`marketing_site.state.pricing` so the price switch updates them. French prices are shown
+in euros, English prices in dollars.
 """
 
 from marketing_site.brand import BRAND_NAME
 
 B = BRAND_NAME
 
-# The four offers, in display order; their keys are also the cards' anchors.
-OFFER_KEYS = ("engage", "manage", "interact", "complete")
-OFFER_NAMES = {"engage": "Engage", "manage": "Manage", "interact": "Interact", "complete": "Complete"}
 # Each offer's colour (a theme CSS variable), shared by the pricing cards and the compare guide.
 OFFER_ACCENTS = {"engage": "premium", "manage": "relationclient", "interact": "blue-flash", "complete": "compliance"}
 
@@ -45,6 +44,12 @@ FR = {
         "addons_title": "Options disponibles",
         "tax_note": "Tarifs mensuels hors taxes. La dégressivité s'applique au-delà des seuils indiqués.",
         "compare_link": "Comparer toutes les fonctionnalités",
+        # A card's "everything in offer X" line.
+        "all_of": {
+            "engage": "Tout Engage : le portail client premium en marque blanche",
+            "manage": "Tout Manage : le CRM conseiller complet",
+            "interact": "Tout Interact : portail client et CRM conseiller",
+        },
         "items": [
             {
                 "key": "engage",
@@ -53,16 +58,7 @@ FR = {
                     "Offrez à vos clients un espace digital à vos couleurs pour suivre leur patrimoine, "
                     "consulter leurs documents et échanger avec leur conseiller."
                 ),
-                "unit": "per_client",
                 "degressive": "Dégressif à partir de 200 clients",
-                "features": [
-                    "Portail aux couleurs de votre établissement",
-                    "Reporting de portefeuille et partage de documents",
-                    "Publication de contenus ciblés avec score de pertinence",
-                    "Messagerie sécurisée avec proposition de rendez-vous",
-                    "Double authentification et détection d'intrusion",
-                ],
-                "addons": ["Application mobile", "Agrégation de comptes externes"],
                 "cta": "Essayer Engage",
             },
             {
@@ -72,20 +68,7 @@ FR = {
                     "Centralisez la connaissance client, priorisez vos actions du jour "
                     "et pilotez votre activité commerciale depuis un seul outil."
                 ),
-                "unit": "per_user",
                 "degressive": "Dégressif à partir de 5 utilisateurs",
-                "features": [
-                    "Fiche client 360° aux champs paramétrables",
-                    "Alertes priorisées : comportement, contenus, portefeuilles, conformité",
-                    "Gestionnaire de tâches et to-do list intelligente",
-                    "Synchronisation bidirectionnelle de l'agenda avec deux messageries",
-                    "Groupes : familles, personnes physiques et morales, indivisions",
-                    "Pipeline commercial et tableaux de bord",
-                ],
-                "addons": [
-                    "Reporting de portefeuille et génération de rapports clients",
-                    "Optimisation de portefeuille",
-                ],
                 "cta": "Essayer Manage",
             },
             {
@@ -95,16 +78,7 @@ FR = {
                     "Le portail client et le CRM réunis : chaque échange côté client "
                     "enrichit la fiche 360° du conseiller."
                 ),
-                "unit": "per_user",
                 "degressive": "Dégressif à partir de 5 utilisateurs et 200 clients",
-                "features": [
-                    "Tout Engage : le portail client premium en marque blanche",
-                    "Tout Manage : le CRM conseiller complet",
-                    "Notes de réunion et reporting intelligent",
-                    "Alerte dès qu'un portefeuille sous mandat de gestion recule de plus de 10 %",
-                    "Rendez-vous proposés par messagerie, synchronisés dans l'agenda du conseiller",
-                ],
-                "addons": ["Agrégation de comptes externes", "Optimisation de portefeuille"],
                 "cta": "Essayer Interact",
             },
             {
@@ -114,19 +88,7 @@ FR = {
                     "La plateforme complète : entrée en relation digitale, questionnaires KYC "
                     "et contrôles de conformité intégrés au parcours client."
                 ),
-                "unit": "quote",
                 "degressive": "Selon vos volumes d'utilisateurs, de clients et vos options",
-                "features": [
-                    "Tout Interact : portail client et CRM conseiller",
-                    "Onboarding KYC digital et questionnaires personnalisables",
-                    "Check-lists documentaires paramétrables, envoyées par e-mail au client",
-                    "Contrôles de conformité et mise à jour des profils",
-                ],
-                "addons": [
-                    "Agrégation de comptes externes",
-                    "Optimisation de portefeuille",
-                    "Contrôles automatisés KYC-LAB",
-                ],
                 "cta": "Demander un devis",
             },
         ],
@@ -250,6 +212,12 @@ EN = {
         "addons_title": "Optional add-ons",
         "tax_note": "Monthly prices, excluding taxes. Degressive pricing applies beyond the thresholds shown.",
         "compare_link": "Compare every feature",
+        # A card's "everything in offer X" line.
+        "all_of": {
+            "engage": "All of Engage: the premium white-label client portal",
+            "manage": "All of Manage: the complete advisor CRM",
+            "interact": "All of Interact: client portal and advisor CRM",
+        },
         "items": [
             {
                 "key": "engage",
@@ -258,16 +226,7 @@ EN = {
                     "Give your clients a digital space in your colours to follow their wealth, "
                     "read their documents and talk to their advisor."
                 ),
-                "unit": "per_client",
                 "degressive": "Degressive from 200 clients",
-                "features": [
-                    "A portal in your firm's colours",
-                    "Portfolio reporting and document sharing",
-                    "Targeted content publishing with a matching score",
-                    "Secure chat with appointment proposals",
-                    "Two-factor authentication and intrusion detection",
-                ],
-                "addons": ["Mobile app", "External account aggregation"],
                 "cta": "Try Engage",
             },
             {
@@ -277,20 +236,7 @@ EN = {
                     "Bring client knowledge together, prioritise the day's actions "
                     "and steer your commercial activity from a single tool."
                 ),
-                "unit": "per_user",
                 "degressive": "Degressive from 5 users",
-                "features": [
-                    "360° client file with configurable fields",
-                    "Prioritised alerts: behaviour, content, portfolios, compliance",
-                    "Task manager and smart to-do list",
-                    "Two-way calendar sync with two mail providers",
-                    "Groups: families, natural and legal persons, joint ownership",
-                    "Sales pipeline and commercial dashboards",
-                ],
-                "addons": [
-                    "Portfolio reporting and client report generation",
-                    "Portfolio optimisation",
-                ],
                 "cta": "Try Manage",
             },
             {
@@ -300,16 +246,7 @@ EN = {
                     "The client portal and the CRM together: every client-side exchange "
                     "enriches the advisor's 360° file."
                 ),
-                "unit": "per_user",
                 "degressive": "Degressive from 5 users and 200 clients",
-                "features": [
-                    "All of Engage: the premium white-label client portal",
-                    "All of Manage: the complete advisor CRM",
-                    "Meeting notes and intelligent reporting",
-                    "An alert as soon as a discretionary portfolio falls by more than 10%",
-                    "Appointments proposed in the chat, synced with the advisor's calendar",
-                ],
-                "addons": ["External account aggregation", "Portfolio optimisation"],
                 "cta": "Try Interact",
             },
             {
@@ -319,19 +256,7 @@ EN = {
                     "The complete platform: digital client onboarding, KYC questionnaires "
                     "and compliance controls built into the client journey."
                 ),
-                "unit": "quote",
                 "degressive": "Based on your numbers of users and clients, and your add-ons",
-                "features": [
-                    "All of Interact: client portal and advisor CRM",
-                    "Digital KYC onboarding and customisable questionnaires",
-                    "Configurable document checklists, emailed to the client",
-                    "Compliance controls and profile updates",
-                ],
-                "addons": [
-                    "External account aggregation",
-                    "Portfolio optimisation",
-                    "Automated KYC-LAB checks",
-                ],
                 "cta": "Request a quote",
             },
         ],

@@ -444,6 +444,35 @@ FR = {
                         "chargé."
                     )
                 },
+                {
+                    "cookie_table": {
+                        "caption": "Cookies et clés de stockage déposés par le site",
+                        "columns": ["Nom", "Finalité", "Durée de conservation", "Catégorie"],
+                        "stores": {
+                            "cookie": "cookie",
+                            "localStorage": "stockage local",
+                            "sessionStorage": "stockage de session",
+                        },
+                        "purposes": {
+                            "consent": "Mémorise vos choix en matière de cookies (version, mesure d'audience acceptée ou non, date).",
+                            "session": "Identifiant opaque de votre session après connexion (les jetons restent sur nos serveurs).",
+                            "marker": "Indique que vous vous êtes connecté, pour vérifier votre session au chargement des pages.",
+                            "login_error": "Transmet à la page le code d'une erreur de connexion pour l'afficher une fois.",
+                            "login_binding": "Relie une connexion en cours à ce navigateur (protection contre la falsification).",
+                            "tab_token": "Identifie l'onglet auprès du serveur du site, pour l'état de la page.",
+                            "reload_guard": "Évite de recharger la page en boucle après une erreur technique.",
+                            "theme": "Mémorise le mode d'affichage (clair) de la page.",
+                            "scroll_positions": "Retrouve la position de lecture des pages lors d'un retour arrière.",
+                        },
+                        "categories": {"necessary": "Strictement nécessaire", "analytics": "Mesure d'audience"},
+                        "lifetimes": {
+                            "day": ["jour", "jours"],
+                            "minute": ["minute", "minutes"],
+                            "session": "jusqu'à la fermeture de l'onglet",
+                            "persistent": "jusqu'à effacement par le navigateur",
+                        },
+                    }
+                },
             ],
         },
         {
@@ -884,6 +913,35 @@ EN = {
                         "The detailed list of the cookies used on this website (name, provider, purpose, "
                         "retention period) appears here once the consent management service has loaded."
                     )
+                },
+                {
+                    "cookie_table": {
+                        "caption": "Cookies and storage keys set by the website",
+                        "columns": ["Name", "Purpose", "Retention period", "Category"],
+                        "stores": {
+                            "cookie": "cookie",
+                            "localStorage": "local storage",
+                            "sessionStorage": "session storage",
+                        },
+                        "purposes": {
+                            "consent": "Remembers your cookie choices (version, audience measurement accepted or not, date).",
+                            "session": "Opaque identifier of your session once logged in (tokens stay on our servers).",
+                            "marker": "Records that you logged in, so that your session is checked when pages load.",
+                            "login_error": "Passes the code of a login error to the page, to show it once.",
+                            "login_binding": "Ties a login in progress to this browser (protection against forgery).",
+                            "tab_token": "Identifies the tab to the website's server, for the page's state.",
+                            "reload_guard": "Prevents the page from reloading in a loop after a technical error.",
+                            "theme": "Remembers the page's display mode (light).",
+                            "scroll_positions": "Restores where you were on a page when you go back to it.",
+                        },
+                        "categories": {"necessary": "Strictly necessary", "analytics": "Audience measurement"},
+                        "lifetimes": {
+                            "day": ["day", "days"],
+                            "minute": ["minute", "minutes"],
+                            "session": "until the tab is closed",
+                            "persistent": "until cleared in the browser",
+                        },
+                    }
                 },
             ],
         },

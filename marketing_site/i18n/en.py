@@ -23,7 +23,7 @@ MESSAGES: dict[str, str] = {
     "login.trial": "Start the free trial",
     # Password reset
     "reset_password.title": "Forgotten password",
-    "reset_password.lead": "Enter your account's email address: you will receive a link to choose a new password.",
+    "reset_password.lead": "Enter your account's email address: we ask our identity provider to send you a link to choose a new password.",
     "reset_password.email": "Email address",
     "reset_password.submit": "Send me the link",
     "reset_password.back": "Back to login",
@@ -90,7 +90,11 @@ MESSAGES: dict[str, str] = {
     "thanks_documentation.free_trial.link": "Start the free trial",
     # Login through the identity provider (error texts of the spec, §8)
     "login.signed_in": "You are logged in as",
-    "reset_password.sent": "If an account exists for this address, you will receive an email within a few minutes to choose a new password.",
+    "reset_password.requested": "Your request has been passed on to our identity provider: if an account exists for this address, it sends you an email to choose a new password.",
+    "reset_password.failed": "Your request could not be passed on to our identity provider. Try again in a moment or write to us:",
+    "reset_password.manual_lead": "Passwords are managed by our identity provider: this site cannot send you a link itself.",
+    "reset_password.manual_steps": "Open our identity provider's login page and choose \"Forgot password?\", or write to us:",
+    "reset_password.provider_link": "Open the login page",
     "free_trial.submitting": "Creation de votre environment...",
     "auth.error.login_failed": "Login failed",
     "auth.error.token_failed": "Get access token failed",

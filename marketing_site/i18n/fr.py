@@ -23,7 +23,7 @@ MESSAGES: dict[str, str] = {
     "login.trial": "Démarrer l'essai gratuit",
     # Mot de passe oublié
     "reset_password.title": "Mot de passe oublié",
-    "reset_password.lead": "Indiquez l'adresse e-mail de votre compte : vous recevrez un lien pour choisir un nouveau mot de passe.",
+    "reset_password.lead": "Indiquez l'adresse e-mail de votre compte : nous demandons à notre fournisseur d'identité de vous envoyer un lien pour choisir un nouveau mot de passe.",
     "reset_password.email": "Adresse e-mail",
     "reset_password.submit": "Recevoir le lien",
     "reset_password.back": "Retour à la connexion",
@@ -90,7 +90,11 @@ MESSAGES: dict[str, str] = {
     "thanks_documentation.free_trial.link": "Démarrer l'essai gratuit",
     # Connexion par le fournisseur d'identité (textes d'erreur de la spécification, §8)
     "login.signed_in": "Vous êtes connecté avec l'adresse",
-    "reset_password.sent": "Si un compte existe pour cette adresse, vous recevrez dans quelques minutes un e-mail pour choisir un nouveau mot de passe.",
+    "reset_password.requested": "Votre demande a été transmise à notre fournisseur d'identité : si un compte existe pour cette adresse, il vous envoie un e-mail pour choisir un nouveau mot de passe.",
+    "reset_password.failed": "Votre demande n'a pas pu être transmise à notre fournisseur d'identité. Réessayez dans quelques instants ou écrivez-nous :",
+    "reset_password.manual_lead": "Les mots de passe sont gérés par notre fournisseur d'identité : ce site ne peut pas vous envoyer de lien lui-même.",
+    "reset_password.manual_steps": "Ouvrez la page de connexion de notre fournisseur d'identité et choisissez « Mot de passe oublié ? », ou écrivez-nous :",
+    "reset_password.provider_link": "Ouvrir la page de connexion",
     "free_trial.submitting": "Creation de votre environment...",
     "auth.error.login_failed": "Login failed",
     "auth.error.token_failed": "Get access token failed",

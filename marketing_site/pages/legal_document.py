@@ -11,7 +11,10 @@ section a dict with an anchor `id`, a `title` and a list of `blocks`. A block is
 - `{"facts": [{"term": str, "value": str | link}, ...]}`: a definition list (identity blocks);
 - `{"table": {"caption": str, "columns": [str, ...], "rows": [[str, ...], ...]}}`;
 - `{"cookie_declaration": str}`: the element the consent service fills with its cookie
-  tables; the sentence shows until it does;
+  tables; the sentence shows until it does (only when a consent service is configured);
+- `{"cookie_table": {...}}`: with our own banner, the table of every cookie and storage
+  key the site sets, rendered from `services.site_storage.ITEMS` (words: caption, columns,
+  store names, purposes, categories, lifetime units);
 - `{"consent_settings": True}`: the "cookie settings" button that reopens the consent
   banner (nothing when a third-party consent service is configured).
 
@@ -29,6 +32,7 @@ from marketing_site.components.links import link
 from marketing_site.components.sections import hero, image
 from marketing_site.content import legal_document as frame_words
 from marketing_site.pages.typography import french_spacing
+from marketing_site.services import site_storage
 from marketing_site.settings import get_settings
 
 TOC_ID = "sommaire"
@@ -89,6 +93,33 @@ def _table(table: dict) -> rx.Component:
     )
 
 
+def _lifetime(seconds: int, units: dict) -> str:
+    for unit, size in (("day", site_storage.DAY), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            count = seconds // size
+            return f"{count} {units[unit][0 if count == 1 else 1]}"
+    raise ValueError(f"no unit for a lifetime of {seconds} s")
+
+
+def _cookie_table(words: dict) -> rx.Component:
+    rows = []
+    for item in site_storage.ITEMS:
+        if item.lifetime_seconds is None:
+            lifetime = words["lifetimes"]["session" if item.store == "sessionStorage" else "persistent"]
+        else:
+            lifetime = _lifetime(item.lifetime_seconds, words["lifetimes"])
+        rows.append(
+            [
+                f"{item.name} ({words['stores'][item.store]})",
+                words["purposes"][item.key],
+                lifetime,
+                words["categories"][item.category],
+            ]
+        )
+    table = _table({"caption": words["caption"], "columns": words["columns"], "rows": rows})
+    return rx.el.div(table, data_testid="cookie-table")
+
+
 def _item(item: str, has_term: bool) -> rx.Component:
     if not has_term:
         return rx.el.li(item)
@@ -108,7 +139,11 @@ def _block(block: dict, lang: str) -> rx.Component:
         return _facts(block["facts"], lang)
     if "table" in block:
         return _table(block["table"])
+    if "cookie_table" in block:
+        return rx.fragment() if get_settings().consent_script_url else _cookie_table(block["cookie_table"])
     if "cookie_declaration" in block:
+        if not get_settings().consent_script_url:
+            return rx.fragment()
         return rx.el.div(
             rx.el.p(block["cookie_declaration"]),
             id="cookie-declaration",

@@ -26,18 +26,21 @@ from sqlmodel import Session, delete, select
 from marketing_site.db import get_engine
 
 from marketing_site.db.auth import AuthSession, LoginTransaction
+from marketing_site.services import site_storage
 from marketing_site.settings import PROJECT_ROOT, get_settings
 
 logger = logging.getLogger(__name__)
 
-TRANSACTION_LIFETIME_SECONDS = 24 * 3600  # SPEC §9: login transaction storage lasts 1 day
-MARKER_LIFETIME_SECONDS = 24 * 3600  # SPEC §9: session marker cookie lasts 1 day
-SESSION_LIFETIME_SECONDS = MARKER_LIFETIME_SECONDS  # the session ends with its marker
+# Names and lifetimes of the cookies come from the one list the privacy policy shows.
+TRANSACTION_LIFETIME_SECONDS = site_storage.LOGIN_BINDING.lifetime_seconds  # SPEC §9: 1 day
+MARKER_LIFETIME_SECONDS = site_storage.MARKER.lifetime_seconds  # SPEC §9: the marker lasts 1 day
+SESSION_LIFETIME_SECONDS = site_storage.SESSION.lifetime_seconds  # the session ends with its marker
+ERROR_LIFETIME_SECONDS = site_storage.LOGIN_ERROR.lifetime_seconds
 
-SESSION_COOKIE = "nereo_session"  # HttpOnly: the opaque session id
-MARKER_COOKIE = "nereo.is.authenticated"  # readable, not secret: "was authenticated"
-ERROR_COOKIE = "nereo_auth_error"  # one-shot: the code of a login error to show
-BINDING_COOKIE = "nereo_login_binding"  # HttpOnly: ties login transactions to this browser
+SESSION_COOKIE = site_storage.SESSION.name  # HttpOnly: the opaque session id
+MARKER_COOKIE = site_storage.MARKER.name  # readable, not secret: "was authenticated"
+ERROR_COOKIE = site_storage.LOGIN_ERROR.name  # one-shot: the code of a login error to show
+BINDING_COOKIE = site_storage.LOGIN_BINDING.name  # HttpOnly: ties login transactions to this browser
 DEV_SECRET_FILE = PROJECT_ROOT / "var" / "session_secret"
 
 

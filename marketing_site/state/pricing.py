@@ -12,19 +12,13 @@ from __future__ import annotations
 
 import reflex as rx
 
+from marketing_site.content.offers import ALTERNATE_SET, DEFAULT_SET, OFFERS, PRICE_SETS as SET_NAMES
 from marketing_site.settings import get_settings
 
-DEFAULT_SET = "default"
-ALTERNATE_SET = "alternate"
-
-# The state's var names, mapped to each set's amounts.
+# The state's var names, mapped to each set's amounts (from the offers' facts).
 PRICE_SETS: dict[str, dict[str, str]] = {
-    DEFAULT_SET: {"priceEngage": "8", "priceManage": "100", "priceInteract": "150", "priceComplete": ""},
-    ALTERNATE_SET: {"priceEngage": "120", "priceManage": "150", "priceInteract": "200", "priceComplete": ""},
+    name: {f"price{offer.key.capitalize()}": offer.prices[name] for offer in OFFERS.values()} for name in SET_NAMES
 }
-
-# Interact adds a per-client amount to its per-user price; the spec gives it in no alternate form.
-INTERACT_CLIENT_PRICE = "8"
 
 
 def price_set(name: str) -> dict[str, str]:

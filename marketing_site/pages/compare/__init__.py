@@ -16,7 +16,7 @@ def page(lang: str) -> rx.Component:
     text = content.FR if lang == "fr" else content.EN
     return rx.fragment(
         hero(text["hero"], lang),
-        comparison(text["table"]),
+        comparison(text["table"], lang),
         guide(text["guide"], lang),
         cta_banner(text["cta"]["title"], text["cta"]["text"], text["cta"]["label"], routes.DEMO.path(lang)),
     )

@@ -10,15 +10,15 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site.components import sections
-from marketing_site.content.compare import GROUPS, NO, OPTION, YES
-from marketing_site.content.pricing import OFFER_KEYS, OFFER_NAMES
+from marketing_site.content import offers as facts
+from marketing_site.content.offers import INCLUDED, NOT_INCLUDED, OFFER_KEYS, OFFER_NAMES, OPTIONAL
 
 CAPTION_ID = "compare-caption"
-SYMBOLS = {YES: "✓", NO: "—", OPTION: "+"}
+SYMBOLS = {INCLUDED: "✓", NOT_INCLUDED: "—", OPTIONAL: "+"}
 
 
 def _status(status: str, labels: dict) -> rx.Component:
-    label_class = "compare__label" if status == OPTION else "sr-only"
+    label_class = "compare__label" if status == OPTIONAL else "sr-only"
     return rx.el.td(
         rx.el.span(SYMBOLS[status], class_name="compare__symbol", aria_hidden="true"),
         rx.el.span(labels[status], class_name=label_class),
@@ -26,7 +26,7 @@ def _status(status: str, labels: dict) -> rx.Component:
     )
 
 
-def _group(group_key: str, rows: list, text: dict) -> rx.Component:
+def _group(group_key: str, features: tuple[str, ...], text: dict, names: dict) -> rx.Component:
     return rx.el.tbody(
         rx.el.tr(
             rx.el.th(text["groups"][group_key], scope="rowgroup", col_span=len(OFFER_KEYS) + 1),
@@ -34,15 +34,16 @@ def _group(group_key: str, rows: list, text: dict) -> rx.Component:
         ),
         *[
             rx.el.tr(
-                rx.el.th(text["rows"][row_key], scope="row", class_name="compare__feature"),
-                *[_status(status, text["status"]) for status in statuses],
+                rx.el.th(names[feature], scope="row", class_name="compare__feature"),
+                *[_status(facts.status(offer, feature), text["status"]) for offer in OFFER_KEYS],
             )
-            for row_key, statuses in rows
+            for feature in features
         ],
     )
 
 
-def comparison(text: dict) -> rx.Component:
+def comparison(text: dict, lang: str) -> rx.Component:
+    names = facts.EN if lang == "en" else facts.FR
     table = rx.el.table(
         rx.el.caption(text["caption"], id=CAPTION_ID, class_name="compare__caption"),
         rx.el.thead(
@@ -51,7 +52,7 @@ def comparison(text: dict) -> rx.Component:
                 *[rx.el.th(OFFER_NAMES[key], scope="col", class_name="compare__offer") for key in OFFER_KEYS],
             )
         ),
-        *[_group(group_key, rows, text) for group_key, rows in GROUPS],
+        *[_group(group_key, features, text, names) for group_key, features in facts.FEATURE_GROUPS],
         class_name="compare__table",
         data_testid="compare-table",
     )

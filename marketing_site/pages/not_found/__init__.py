@@ -9,13 +9,15 @@ from marketing_site.components.links import button_link
 from marketing_site.i18n import message
 
 
-def page() -> rx.Component:
+def page(lang: str | None = None) -> rx.Component:
+    """`lang` fixes the language (English under /en/); None follows the browser's."""
+    site = lang or "fr"
     return rx.el.section(
-        rx.el.h1(message("not_found.message"), class_name="not-found__title"),
+        rx.el.h1(message("not_found.message", lang), class_name="not-found__title"),
         rx.el.div(
-            button_link(message("not_found.home"), routes.HOME.path("fr")),
-            button_link(message("not_found.demo"), routes.DEMO.path("fr"), variant="secondary"),
-            button_link(message("not_found.offer"), routes.PRICING.path("fr"), variant="ghost"),
+            button_link(message("not_found.home", lang), routes.HOME.path(site)),
+            button_link(message("not_found.demo", lang), routes.DEMO.path(site), variant="secondary"),
+            button_link(message("not_found.offer", lang), routes.PRICING.path(site), variant="ghost"),
             class_name="button-row",
         ),
         class_name="container section not-found",

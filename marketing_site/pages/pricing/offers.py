@@ -1,4 +1,8 @@
-"""The four offer cards: price from the pricing state, contents, add-ons, anchor per offer."""
+"""The four offer cards: price from the pricing state, contents, add-ons, anchor per offer.
+
+What a card says is included or optional comes from `content.offers` (the compare table's
+source too); the words naming each feature are the ones the compare table shows.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,10 @@ import reflex as rx
 from marketing_site import routes
 from marketing_site.components import sections
 from marketing_site.components.links import button_link, link
-from marketing_site.content.pricing import OFFER_ACCENTS, OFFER_NAMES
-from marketing_site.state.pricing import INTERACT_CLIENT_PRICE, PricingState
+from marketing_site.content import offers as facts
+from marketing_site.content.offers import OFFER_NAMES, OFFERS
+from marketing_site.content.pricing import OFFER_ACCENTS
+from marketing_site.state.pricing import PricingState
 
 # Each offer's amount, as a state var so the price-set switch updates the page.
 PRICE_VARS = {
@@ -29,15 +35,16 @@ def _price(offer: dict, text: dict) -> rx.Component:
     key = offer["key"]
     amount = PRICE_VARS[key]
     shown = rx.cond(amount == "", text["on_quote"], _money(text, amount))
+    client_price = OFFERS[key].client_price
     extra = (
-        rx.el.p(f"+ {_money(text, INTERACT_CLIENT_PRICE)} {text['units']['per_client']}", class_name="offer__extra")
-        if key == HIGHLIGHTED
+        rx.el.p(f"+ {_money(text, client_price)} {text['units']['per_client']}", class_name="offer__extra")
+        if client_price
         else rx.fragment()
     )
     return rx.el.div(
         rx.el.p(
             rx.el.span(shown, class_name="offer__amount", data_testid=f"price-{key}"),
-            rx.el.span(text["units"][offer["unit"]], class_name="offer__unit"),
+            rx.el.span(text["units"][OFFERS[key].unit], class_name="offer__unit"),
             class_name="offer__price-line",
         ),
         extra,
@@ -53,10 +60,18 @@ def _list(title: str, items: list[str], modifier: str) -> rx.Component:
     )
 
 
+def _included(key: str, text: dict, names: dict) -> list[str]:
+    """The card's "included" lines: features, or "everything in offer X"."""
+    return [
+        text["all_of"][item] if item in OFFERS else names[item] for item in OFFERS[key].highlights
+    ]
+
+
 def _offer_card(offer: dict, text: dict, lang: str) -> rx.Component:
     key = offer["key"]
     highlighted = key == HIGHLIGHTED
-    target = routes.DEMO if offer["unit"] == "quote" else routes.FREE_TRIAL
+    target = routes.DEMO if OFFERS[key].unit == "quote" else routes.FREE_TRIAL
+    names = facts.EN if lang == "en" else facts.FR
     return rx.el.article(
         rx.el.p(text["most_popular"], class_name="offer__badge", data_testid="most-popular")
         if highlighted
@@ -65,8 +80,8 @@ def _offer_card(offer: dict, text: dict, lang: str) -> rx.Component:
         rx.el.p(offer["contains"], class_name="offer__contains"),
         _price(offer, text),
         rx.el.p(offer["summary"], class_name="offer__summary"),
-        _list(text["includes_title"], offer["features"], "included"),
-        _list(text["addons_title"], offer["addons"], "addons"),
+        _list(text["includes_title"], _included(key, text, names), "included"),
+        _list(text["addons_title"], [names[addon] for addon in OFFERS[key].addons], "addons"),
         button_link(
             offer["cta"],
             target.path(lang),
