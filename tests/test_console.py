@@ -134,6 +134,18 @@ def test_anonymous_goes_to_login_and_back_and_an_admin_sees_the_console(new_page
     assert page_errors == []
 
 
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_console_has_no_axe_violations(new_page, site, width):
+    from test_accessibility import AXE, RUN_AXE
+
+    page = new_page(width=width, height=900)
+    page.add_init_script(path=str(AXE))
+    _login(page, site, "/console", CONSOLE_ADMIN_USER)
+    _granted(page)
+    page.locator("#charts .recharts-wrapper").first.wait_for()
+    assert page.evaluate(RUN_AXE) == []
+
+
 def test_without_the_role_the_console_says_403_and_its_exports_refuse(new_page, site):
     page = new_page()
     _login(page, site, "/console", INVESTOR_USER)
@@ -213,6 +225,25 @@ def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_webso
     assert site_server.query("SELECT status FROM outbox_message WHERE id = ?", message_id) == [("failed",)]
     assert site_server.query("SELECT count(*) FROM console_audit")[0][0] == audit_before
     assert page.locator("#leads").count() == 0
+
+
+def test_the_charting_library_ships_on_the_console_only(site):
+    """recharts is in the JavaScript the console's HTML loads, and in none that a public page loads."""
+    from urllib.parse import quote
+
+    from marketing_site import routes
+
+    scripts: dict[str, str] = {}
+
+    def loads_recharts(path: str) -> bool:
+        html = httpx.get(site + quote(path, safe="/")).text
+        for src in set(re.findall(r'(?:src|href)="(/assets/[^"]+\.js)"', html)):
+            if src not in scripts:
+                scripts[src] = httpx.get(site + src).text
+        return any("recharts-wrapper" in scripts[src] for src in re.findall(r'(?:src|href)="(/assets/[^"]+\.js)"', html))
+
+    assert loads_recharts(routes.CONSOLE.fr) and loads_recharts(routes.CONSOLE.en)
+    assert [p for p in routes.all_paths() if p not in (routes.CONSOLE.fr, routes.CONSOLE.en) and loads_recharts(p)] == []
 
 
 # ----------------------------------------------------------------------------- leads

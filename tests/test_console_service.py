@@ -158,7 +158,7 @@ def test_csv_export_holds_the_filtered_leads_with_formulas_neutralised(service):
 
 
 def test_chart_counts_leads_per_week_and_document_over_six_months(service):
-    from marketing_site.services.console import CHART_WEEKS, chart_start, funnel, leads_per_week
+    from marketing_site.services.console import CHART_WEEKS, chart_and_funnel, chart_start
 
     monday = datetime(2026, 11, 16, tzinfo=UTC)
     _lead("w1@x.test", form="ebook", at=monday + timedelta(hours=1))
@@ -166,7 +166,7 @@ def test_chart_counts_leads_per_week_and_document_over_six_months(service):
     _lead("w3@x.test", form="white_paper", at=monday - timedelta(minutes=1))  # Sunday: the week before
     _lead("w4@x.test", form="kyc_documentation", lang="en", at=monday - timedelta(weeks=25))
     _lead("old@x.test", form="ebook", at=monday - timedelta(weeks=26, minutes=1))  # before the window
-    weeks = leads_per_week(NOW)
+    weeks, funnel = chart_and_funnel(NOW)
     assert len(weeks) == CHART_WEEKS
     assert weeks[-1]["week"] == "2026-11-16" and weeks[0]["week"] == chart_start(NOW).date().isoformat()
     assert weeks[0]["week"] == "2026-05-25"
@@ -176,21 +176,21 @@ def test_chart_counts_leads_per_week_and_document_over_six_months(service):
     assert sum(sum(v for k, v in w.items() if k != "week") for w in weeks) == 4
     # Funnel: 4 downloads in the window; the English one never reached a thank-you page
     # (/en/merci does not exist); no bookings table here, so no bookings step.
-    assert funnel(NOW) == [{"step": "downloads", "value": 4}, {"step": "thank_you", "value": 3}]
+    assert funnel == [{"step": "downloads", "value": 4}, {"step": "thank_you", "value": 3}]
 
 
 def test_funnel_reads_bookings_once_the_table_exists(service):
     from sqlalchemy import text
 
     from marketing_site.db import get_engine
-    from marketing_site.services.console import bookings_since, funnel
+    from marketing_site.services.console import bookings_since, chart_and_funnel
 
     assert bookings_since(NOW) is None
     with get_engine().begin() as connection:
         connection.execute(text("CREATE TABLE bookings (id INTEGER PRIMARY KEY, created_at DATETIME NOT NULL)"))
         connection.execute(text("INSERT INTO bookings (created_at) VALUES ('2026-11-17 10:00:00.000000'),"
                                 " ('2025-01-01 10:00:00.000000')"))
-    assert funnel(NOW)[-1] == {"step": "bookings", "value": 1}
+    assert chart_and_funnel(NOW)[1][-1] == {"step": "bookings", "value": 1}
 
 
 def test_retry_one_and_all_failed_mail(service):

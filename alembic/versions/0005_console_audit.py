@@ -30,12 +30,14 @@ def upgrade() -> None:
     op.create_index("ix_lead_email_lower", "lead", [sa.text("lower(email)")])
     op.create_index("ix_lead_form_created_at", "lead", ["form", "created_at"])
     op.create_index("ix_lead_lang_created_at", "lead", ["lang", "created_at"])
+    op.create_index("ix_lead_created_at_form_lang", "lead", ["created_at", "form", "lang"])
     op.create_index("ix_lead_name", "lead", ["name"])
     op.create_index("ix_lead_company", "lead", ["company"])
 
 
 def downgrade() -> None:
-    for name in ("ix_lead_company", "ix_lead_name", "ix_lead_lang_created_at", "ix_lead_form_created_at",
+    for name in ("ix_lead_company", "ix_lead_name", "ix_lead_created_at_form_lang", "ix_lead_lang_created_at",
+                 "ix_lead_form_created_at",
                  "ix_lead_email_lower"):
         op.drop_index(name, table_name="lead")
     op.drop_index("ix_console_audit_created_at", table_name="console_audit")

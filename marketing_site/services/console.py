@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import MetaData, Table, and_, delete, exists, func, inspect, or_, select
+from sqlalchemy import MetaData, Table, delete, exists, func, inspect, or_, select
 from sqlalchemy.orm import Session
 
 from marketing_site import ops, routes
@@ -167,15 +167,17 @@ def _like(term: str) -> str:
     return f"%{escaped}%"
 
 
-def _mail_status_of_lead():
-    """The latest outbox status of the lead (a correlated subquery, for one page of rows)."""
-    return (
-        select(OutboxMessage.status)
-        .where(OutboxMessage.lead_id == Lead.id)
-        .order_by(OutboxMessage.id.desc())  # type: ignore[union-attr]
-        .limit(1)
-        .scalar_subquery()
+def _mail_statuses(session: Session, lead_ids: list[int]) -> dict[int, str]:
+    """The latest outbox status of each lead of one page (one query for the page's ids)."""
+    statuses: dict[int, str] = {}
+    rows = session.execute(
+        select(OutboxMessage.lead_id, OutboxMessage.status)
+        .where(OutboxMessage.lead_id.in_(lead_ids))  # type: ignore[attr-defined]
+        .order_by(OutboxMessage.id)
     )
+    for lead_id, status in rows:
+        statuses[lead_id] = status  # the latest wins
+    return statuses
 
 
 def _conditions(f: LeadFilter) -> list:
@@ -198,7 +200,9 @@ def _conditions(f: LeadFilter) -> list:
     if f.mail_status == "none":
         conditions.append(~exists().where(OutboxMessage.lead_id == Lead.id))
     elif f.mail_status:
-        conditions.append(exists().where(OutboxMessage.lead_id == Lead.id, OutboxMessage.status == f.mail_status))
+        # IN over the outbox's status index: a few thousand failed mails, not a probe per lead.
+        with_status = select(OutboxMessage.lead_id).where(OutboxMessage.status == f.mail_status)
+        conditions.append(Lead.id.in_(with_status))  # type: ignore[union-attr]
     flagged = flagged_column()
     if f.flagged and flagged is not None:
         conditions.append(flagged.is_(f.flagged == "yes"))
@@ -243,9 +247,10 @@ def lead_page(f: LeadFilter, size: int = PAGE_SIZE) -> LeadPage:
         total = session.execute(select(func.count()).select_from(Lead).where(*conditions)).scalar_one()
         pages = max(1, -(-total // size))
         page = min(f.page, pages)
-        statement = _ordered(select(Lead, _mail_status_of_lead()).where(*conditions), f)
-        result = session.execute(statement.offset((page - 1) * size).limit(size)).all()
-        rows = [_row(lead, status) for lead, status in result]
+        statement = _ordered(select(Lead).where(*conditions), f)
+        leads = session.scalars(statement.offset((page - 1) * size).limit(size)).all()
+        statuses = _mail_statuses(session, [lead.id for lead in leads])
+        rows = [_row(lead, statuses.get(lead.id)) for lead in leads]
     return LeadPage(rows=rows, total=total, page=page, pages=pages)
 
 
@@ -273,29 +278,47 @@ def chart_start(now: datetime | None = None) -> datetime:
     return datetime(first.year, first.month, first.day, tzinfo=UTC)
 
 
-def leads_per_week(now: datetime | None = None) -> list[dict[str, Any]]:
-    """Leads per week (Monday) per form over the last six months, every week present."""
-    start = chart_start(now)
+def _weekly_counts(start: datetime) -> list[tuple[date, str, str, int]]:
+    """(Monday, form, language, leads) since `start`: one pass over the (created_at, form,
+    lang) index, shared by the chart and the funnel."""
     day = func.date(Lead.created_at)
     with new_session() as session:
-        counts = session.execute(
-            select(day, Lead.form, func.count()).where(Lead.created_at >= start).group_by(day, Lead.form)
+        rows = session.execute(
+            select(day, Lead.form, Lead.lang, func.count())
+            .where(Lead.created_at >= start)
+            .group_by(day, Lead.form, Lead.lang)
         ).all()
+    return [
+        (_monday(value if isinstance(value, date) else date.fromisoformat(str(value)[:10])), form, lang, count)
+        for value, form, lang, count in rows
+    ]
+
+
+def _thank_you_pairs() -> set[tuple[str, str]]:
+    """(form, language) pairs whose form sends the visitor to a thank-you page that exists
+    (the English forms go to /en/merci, a 404 kept from the original: no thank-you page)."""
+    served = set(routes.all_paths())
+    return {(form, lang) for form, spec in FORMS.items() for lang, path in spec["thanks"].items() if path in served}
+
+
+def chart_and_funnel(now: datetime | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Leads per week (Monday) per form over the last six months, every week present; and
+    the funnel over the same weeks: downloads -> thank-you page -> demo bookings."""
+    start = chart_start(now)
     weeks = [start.date() + timedelta(weeks=i) for i in range(CHART_WEEKS)]
     table = {week: {"week": week.isoformat(), **{form: 0 for form in FORMS}} for week in weeks}
-    for day_value, form, count in counts:
-        week = _monday(day_value if isinstance(day_value, date) else date.fromisoformat(str(day_value)[:10]))
+    thank_you = _thank_you_pairs()
+    downloads = thanked = 0
+    for week, form, lang, count in _weekly_counts(start):
         if week in table and form in FORMS:
             table[week][form] += count
-    return [table[week] for week in weeks]
-
-
-def _reaches_thank_you():
-    """Leads whose form sends the visitor to a thank-you page that exists (the English forms
-    go to /en/merci, a 404 kept from the original: those visitors never see one)."""
-    served = set(routes.all_paths())
-    pairs = [(form, lang) for form, spec in FORMS.items() for lang, path in spec["thanks"].items() if path in served]
-    return or_(*(and_(Lead.form == form, Lead.lang == lang) for form, lang in pairs))
+        downloads += count
+        thanked += count if (form, lang) in thank_you else 0
+    steps = [{"step": "downloads", "value": downloads}, {"step": "thank_you", "value": thanked}]
+    bookings = bookings_since(start)
+    if bookings is not None:
+        steps.append({"step": "bookings", "value": bookings})
+    return [table[week] for week in weeks], steps
 
 
 def bookings_since(since: datetime) -> int | None:
@@ -308,20 +331,6 @@ def bookings_since(since: datetime) -> int | None:
         return session.execute(
             select(func.count()).select_from(bookings).where(bookings.c.created_at >= since)
         ).scalar_one()
-
-
-def funnel(now: datetime | None = None) -> list[dict[str, Any]]:
-    """Downloads -> thank-you page -> demo bookings over the chart's six months."""
-    start = chart_start(now)
-    with new_session() as session:
-        downloads, thanked = session.execute(
-            select(func.count(), func.count().filter(_reaches_thank_you())).where(Lead.created_at >= start)
-        ).one()
-    steps = [{"step": "downloads", "value": downloads}, {"step": "thank_you", "value": thanked}]
-    bookings = bookings_since(start)
-    if bookings is not None:
-        steps.append({"step": "bookings", "value": bookings})
-    return steps
 
 
 # ------------------------------------------------------------------------- mail

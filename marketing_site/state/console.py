@@ -87,10 +87,10 @@ class ConsoleState(rx.State):
 
     def _refresh_all(self) -> None:
         self._refresh_leads()
-        self.weeks = console.leads_per_week()
+        self.weeks, steps = console.chart_and_funnel()
         self.funnel_steps = [
             {**step, **{f"label_{lang}": text["steps"][step["step"]] for lang, text in (("fr", words.FR), ("en", words.EN))}}
-            for step in console.funnel()
+            for step in steps
         ]
         self._refresh_mail()
         self.audit = console.audit_entries()
