@@ -9,6 +9,7 @@ import reflex as rx
 
 from marketing_site import theme
 from marketing_site.content.lead_forms import FORMS
+from marketing_site.pages.console.parts import scrollable
 from marketing_site.state.console import ConsoleState
 
 # One colour per document, from the site's palette.
@@ -44,7 +45,7 @@ def weekly_chart(text: dict) -> rx.Component:
 def weekly_table(text: dict) -> rx.Component:
     return rx.el.details(
         rx.el.summary(text["chart_title"]),
-        rx.el.div(
+        scrollable(
             rx.el.table(
                 rx.el.thead(
                     rx.el.tr(
@@ -64,7 +65,7 @@ def weekly_table(text: dict) -> rx.Component:
                 class_name="console__table",
                 data_testid="console-weekly-table",
             ),
-            class_name="console__scroll",
+            label=text["chart_title"],
         ),
     )
 

@@ -7,6 +7,7 @@ import reflex as rx
 from marketing_site.content.lead_forms import FORMS
 from marketing_site.routes import LANGS
 from marketing_site.services.console import FLAGGED_CHOICES, MAIL_STATUSES, SORTS, flagged_column
+from marketing_site.pages.console.parts import scrollable
 from marketing_site.state.console import ConsoleState
 
 COLUMNS = ("created_at", "form", "lang", "name", "email", "company", "phone", "mail_status", "flagged")
@@ -107,20 +108,22 @@ def _cell(text: dict, row: rx.Var, column: str) -> rx.Component:
 
 def table(text: dict) -> rx.Component:
     columns = _columns()
-    return rx.el.div(
-        rx.el.table(
-            rx.el.thead(rx.el.tr(*[_header(text, c) for c in columns])),
-            rx.el.tbody(
-                rx.foreach(
-                    ConsoleState.rows,
-                    lambda row: rx.el.tr(*[_cell(text, row, c) for c in columns], data_lead_id=row["id"]),
-                )
+    return rx.fragment(
+        scrollable(
+            rx.el.table(
+                rx.el.thead(rx.el.tr(*[_header(text, c) for c in columns])),
+                rx.el.tbody(
+                    rx.foreach(
+                        ConsoleState.rows,
+                        lambda row: rx.el.tr(*[_cell(text, row, c) for c in columns], data_lead_id=row["id"]),
+                    )
+                ),
+                class_name="console__table",
+                data_testid="console-leads",
             ),
-            class_name="console__table",
-            data_testid="console-leads",
+            label=text["leads_title"],
         ),
         rx.cond(ConsoleState.total == 0, rx.el.p(text["no_leads"], class_name="console__notice")),
-        class_name="console__scroll",
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from marketing_site.pages.console.parts import scrollable
 from marketing_site.state.console import ConsoleState
 
 COUNTS = ("pending", "failed", "sent", "oldest_pending_seconds")
@@ -25,7 +26,7 @@ def failed(text: dict) -> rx.Component:
         rx.el.h3(text["failed_title"]),
         rx.cond(
             ConsoleState.failed.length() > 0,
-            rx.el.div(
+            scrollable(
                 rx.el.table(
                     rx.el.thead(
                         rx.el.tr(
@@ -60,7 +61,7 @@ def failed(text: dict) -> rx.Component:
                     class_name="console__table",
                     data_testid="console-failed",
                 ),
-                class_name="console__scroll",
+                label=text["failed_title"],
             ),
             rx.el.p(text["no_failed"], class_name="console__notice", data_testid="console-no-failed"),
         ),

@@ -6,6 +6,7 @@ import reflex as rx
 
 from marketing_site.api.console import SUBJECT_JSON
 from marketing_site.components.client import NativeForm
+from marketing_site.pages.console.parts import scrollable
 from marketing_site.state.console import ConsoleState
 
 AUDIT_COLUMNS = ("created_at", "actor", "action", "subject", "counts")
@@ -85,7 +86,7 @@ def audit(text: dict) -> rx.Component:
     columns = text["audit_columns"]
     return rx.el.div(
         rx.el.h3(text["audit_title"]),
-        rx.el.div(
+        scrollable(
             rx.el.table(
                 rx.el.thead(rx.el.tr(*[rx.el.th(columns[c], scope="col") for c in AUDIT_COLUMNS])),
                 rx.el.tbody(
@@ -97,7 +98,7 @@ def audit(text: dict) -> rx.Component:
                 class_name="console__table",
                 data_testid="console-audit",
             ),
-            class_name="console__scroll",
+            label=text["audit_title"],
         ),
     )
 
