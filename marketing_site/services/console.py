@@ -281,8 +281,11 @@ def chart_start(now: datetime | None = None) -> datetime:
 def _weekly_counts(start: datetime) -> list[tuple[date, str, str, int]]:
     """(Monday, form, language, leads) since `start`: one pass over the (created_at, form,
     lang) index, shared by the chart and the funnel."""
-    day = func.date(Lead.created_at)
     with new_session() as session:
+        moment = Lead.created_at
+        if session.get_bind().dialect.name == "postgresql":
+            moment = func.timezone("UTC", moment)  # weeks in UTC, whatever the server's TimeZone
+        day = func.date(moment)
         rows = session.execute(
             select(day, Lead.form, Lead.lang, func.count())
             .where(Lead.created_at >= start)
