@@ -1,7 +1,8 @@
 """Local stand-ins for `make run` on a fresh machine, and for the tests.
 
-- an OpenID provider: `oidc-provider-mock` (PyPI) on loopback, with one predefined
-  user (names, email, picture, ADVISOR role) so Login is one click;
+- an OpenID provider: `oidc-provider-mock` (PyPI) on loopback, with two predefined
+  users so Login is one click: an ADVISOR (names, email, picture) and an operator with
+  the console role (CONSOLE_ROLE, /console);
 - the manager service: a tiny HTTP server that accepts POST /environment/register
   with a Bearer token and serves the advisor and investor "applications" (/advisor/onboard,
   /investor/), recording every request.
@@ -37,6 +38,16 @@ DEV_USER = {
     "family_name": "Durand",
     "name": "Camille Durand",
     "picture": "https://example.test/camille.png",
+    "updated_at": 1700000000,
+}
+# The second one-click user: an operator with the console role (CONSOLE_ROLE), so a fresh
+# machine can open /console.
+DEV_ADMIN = {
+    "sub": "alex.martin@example.test",
+    "email": "alex.martin@example.test",
+    "given_name": "Alex",
+    "family_name": "Martin",
+    "name": "Alex Martin (site admin)",
     "updated_at": 1700000000,
 }
 
@@ -167,12 +178,19 @@ def main(argv: list[str]) -> int:
         )
         return 2
     provider_port, manager_port = settings.port + 1, settings.port + 2
-    provider = start_provider(provider_port, [{**DEV_USER, settings.oidc_roles_claim: ["ADVISOR"]}])
+    provider = start_provider(
+        provider_port,
+        [
+            {**DEV_USER, settings.oidc_roles_claim: ["ADVISOR"]},
+            {**DEV_ADMIN, settings.oidc_roles_claim: [settings.console_role]},
+        ],
+    )
     stub = ManagerStub(manager_port).start()
     env = {**os.environ, **site_environment(provider_port, manager_port, settings.oidc_roles_claim)}
     print(
-        f"Development identity provider on {env['OIDC_ISSUER']} (one-click user "
-        f"{DEV_USER['email']}), manager service stand-in on {stub.url}",
+        f"Development identity provider on {env['OIDC_ISSUER']} (one-click users "
+        f"{DEV_USER['email']} and, with the console role, {DEV_ADMIN['email']}), "
+        f"manager service stand-in on {stub.url}",
         flush=True,
     )
     site = subprocess.Popen(command, env=env)

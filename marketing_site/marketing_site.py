@@ -42,7 +42,13 @@ STYLESHEETS = ["/site.css"] + sorted(
 
 
 def _render(path: str, body: PageBody) -> Callable[[], rx.Component]:
-    return lambda: site_layout(path, body(routes.page_lang(path)))
+    render = lambda: site_layout(path, body(routes.page_lang(path)))  # noqa: E731
+    if getattr(_MODULES[body.__module__.rsplit(".", 1)[-1]], "OWN_BUNDLE", False):
+        # Reflex writes a page's memoised components into a JS module named after the
+        # module of its render function: this page's libraries (the console's charts)
+        # then load on this page only, not in the module every public page imports.
+        render.__module__ = body.__module__
+    return render
 
 
 def _add_site_pages(app: rx.App) -> None:

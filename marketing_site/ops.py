@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from sqlalchemy import update
 from sqlmodel import select
@@ -34,13 +34,18 @@ def list_leads(form: str | None, limit: int) -> list[Lead]:
 
 
 def export_leads(out) -> int:
+    with new_session() as session:
+        return write_leads_csv(out, session.exec(select(Lead).order_by(Lead.id)))
+
+
+def write_leads_csv(out, leads: Iterable[Lead]) -> int:
+    """Leads as CSV (header first), formulas neutralised; also the console's export."""
     writer = csv.writer(out)
     writer.writerow(LEAD_COLUMNS)
     count = 0
-    with new_session() as session:
-        for lead in session.exec(select(Lead).order_by(Lead.id)):
-            writer.writerow([_csv_safe(getattr(lead, column)) for column in LEAD_COLUMNS])
-            count += 1
+    for lead in leads:
+        writer.writerow([_csv_safe(getattr(lead, column)) for column in LEAD_COLUMNS])
+        count += 1
     return count
 
 

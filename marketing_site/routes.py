@@ -99,6 +99,8 @@ THANKS_DOCUMENTATION = Page(
 KYC_DOCUMENTATION = Page("kyc_documentation", fr="/kyc-finance-en-ligne")
 PORTAL_DOCUMENTATION = Page("portal_documentation", fr="/portail-client-banque-privee")
 SUBSCRIPTION = Page("subscription", fr="/souscription-produits-financier")
+# The operators' console: logged-in users with CONSOLE_ROLE only (services/console.py).
+CONSOLE = Page("console", fr="/console", en="/en/console", indexable=False, protected=True)
 
 PAGES: tuple[Page, ...] = (
     HOME,
@@ -126,6 +128,7 @@ PAGES: tuple[Page, ...] = (
     KYC_DOCUMENTATION,
     PORTAL_DOCUMENTATION,
     SUBSCRIPTION,
+    CONSOLE,
 )
 
 FEATURE_PAGES: tuple[Page, ...] = (

@@ -93,6 +93,8 @@ class Settings:
     advisor_app_url: str
     investor_app_url: str
     session_secret: str
+    # The role (in OIDC_ROLES_CLAIM) that opens the operators' console (/console).
+    console_role: str
     # Set by `scripts/dev_services.py` when it points the site at its local stand-ins.
     dev_services: bool
     # Scale-out and operations.
@@ -167,6 +169,7 @@ def get_settings() -> Settings:
         advisor_app_url=_env("ADVISOR_APP_URL"),
         investor_app_url=_env("INVESTOR_APP_URL"),
         session_secret=_env("SESSION_SECRET"),
+        console_role=_env("CONSOLE_ROLE", "SITE_ADMIN") or "SITE_ADMIN",
         dev_services=_bool("DEV_SERVICES", False),
         redis_url=_env("REFLEX_REDIS_URL"),
         redis_key_prefix=_env("REDIS_KEY_PREFIX", "nereo:") or "nereo:",

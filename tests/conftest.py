@@ -62,6 +62,14 @@ ADVISOR_FIRST_USER = {
     "email": "advisor.user@example.test",
     ROLES_CLAIM: ["ADVISOR", "BETA"],
 }
+# An operator: the console role (CONSOLE_ROLE's default) among others.
+CONSOLE_ADMIN_USER = {
+    "sub": "site.admin@example.test",
+    "email": "site.admin@example.test",
+    "given_name": "Alex",
+    "family_name": "Martin",
+    ROLES_CLAIM: ["ADVISOR", "SITE_ADMIN"],
+}
 
 
 @pytest.fixture(scope="session")
@@ -80,7 +88,7 @@ def auth_services():
     port = int(os.environ.get("TEST_PORT", "8765"))
     ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / "provider.log").open("wb")
-    provider = start_provider(port + 1, [TRIAL_USER, INVESTOR_USER, ADVISOR_FIRST_USER], log=log)
+    provider = start_provider(port + 1, [TRIAL_USER, INVESTOR_USER, ADVISOR_FIRST_USER, CONSOLE_ADMIN_USER], log=log)
     stub = ManagerStub(port + 2).start()
     try:
         yield {"env": site_environment(port + 1, port + 2, ROLES_CLAIM), "manager": stub, "provider_port": port + 1}

@@ -54,9 +54,9 @@ def _get(site: str, path: str, raw: bool = False) -> httpx.Response:
 def test_route_table_has_every_spec_route():
     french = [p for p in routes.all_paths() if routes.page_lang(p) == "fr"]
     english = [p for p in routes.all_paths() if routes.page_lang(p) == "en"]
-    assert len(french) == 25
-    assert len(english) == 15
-    assert len(set(routes.all_paths())) == 40
+    assert len(french) == 26  # the spec's 25 and the operators' console
+    assert len(english) == 16
+    assert len(set(routes.all_paths())) == 42
     assert {
         "/portail-client-privée",
         "/conformité-kyc-wealth-management",

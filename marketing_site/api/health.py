@@ -72,13 +72,18 @@ def check_redis() -> str:
     return "ok"
 
 
-async def health(_: Request) -> JSONResponse:
-    database, outbox = await to_thread.run_sync(check_database)
-    redis_status = await to_thread.run_sync(check_redis)
+def health_report() -> dict:
+    """The health body (blocking: run it in a thread); also shown by the operators' console."""
+    database, outbox = check_database()
+    redis_status = check_redis()
     down = database == "error" or redis_status == "error"
     status = "down" if down else "degraded" if outbox.get("status") != "ok" else "ok"
-    body = {"status": status, "database": database, "redis": redis_status, "outbox": outbox}
-    return JSONResponse(body, 503 if down else 200, headers={"Cache-Control": "no-store"})
+    return {"status": status, "database": database, "redis": redis_status, "outbox": outbox}
+
+
+async def health(_: Request) -> JSONResponse:
+    body = await to_thread.run_sync(health_report)
+    return JSONResponse(body, 503 if body["status"] == "down" else 200, headers={"Cache-Control": "no-store"})
 
 
 ROUTES = [Route(PATH, health, methods=["GET", "HEAD"])]

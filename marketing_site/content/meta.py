@@ -100,6 +100,10 @@ FR = {
         "description": "Questionnaire KYC en ligne, parcours de souscription digital et portail distributeur.",
     },
     "not_found": {"title": f"Page introuvable | {B}", "description": "La page demandée n'existe pas."},
+    "console": {
+        "title": f"Console | {B}",
+        "description": "Leads, courriels, rendez-vous et demandes des personnes concernées, pour l'équipe du site.",
+    },
 }
 
 EN = {
@@ -164,4 +168,8 @@ EN = {
         "description": "Download our white paper on the digital trends reshaping wealth management.",
     },
     "not_found": {"title": f"Page not found | {B}", "description": "The page you asked for does not exist."},
+    "console": {
+        "title": f"Console | {B}",
+        "description": "Leads, mail, bookings and data-subject requests, for the team that runs the site.",
+    },
 }

@@ -1,0 +1,114 @@
+"""Leads per week per document and the conversion funnel, drawn with Reflex's recharts.
+
+Each chart has its figures in a table as well (readable without the drawing).
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site import theme
+from marketing_site.content.lead_forms import FORMS
+from marketing_site.pages.console.parts import scrollable
+from marketing_site.state.console import ConsoleState
+
+# One colour per document, from the site's palette.
+SERIES_COLOURS = (
+    theme.PRIMARY, theme.SECONDARY, theme.PALETTE["relationclient"], theme.PALETTE["premium"],
+    theme.PALETTE["compliance"],
+)
+
+
+def weekly_chart(text: dict) -> rx.Component:
+    return rx.el.figure(
+        rx.recharts.bar_chart(
+            rx.recharts.cartesian_grid(stroke_dasharray="3 3"),
+            rx.recharts.x_axis(data_key="week"),
+            rx.recharts.y_axis(allow_decimals=False),
+            rx.recharts.graphing_tooltip(),
+            rx.recharts.legend(),
+            *[
+                rx.recharts.bar(data_key=form, name=text["documents"][form], stack_id="leads", fill=colour,
+                                is_animation_active=False)
+                for form, colour in zip(FORMS, SERIES_COLOURS, strict=True)
+            ],
+            data=ConsoleState.weeks,
+            width="100%",
+            height=320,
+        ),
+        rx.el.figcaption(text["chart_title"]),
+        class_name="console__chart",
+        data_testid="console-weekly-chart",
+    )
+
+
+def weekly_table(text: dict) -> rx.Component:
+    return rx.el.details(
+        rx.el.summary(text["chart_title"]),
+        scrollable(
+            rx.el.table(
+                rx.el.thead(
+                    rx.el.tr(
+                        rx.el.th(text["week"], scope="col"),
+                        *[rx.el.th(text["documents"][form], scope="col") for form in FORMS],
+                    )
+                ),
+                rx.el.tbody(
+                    rx.foreach(
+                        ConsoleState.weeks,
+                        lambda week: rx.el.tr(
+                            rx.el.th(week["week"], scope="row"),
+                            *[rx.el.td(week[form], data_col=form) for form in FORMS],
+                        ),
+                    )
+                ),
+                class_name="console__table",
+                data_testid="console-weekly-table",
+            ),
+            label=text["chart_title"],
+        ),
+    )
+
+
+def funnel(text: dict) -> rx.Component:
+    labelled = rx.match  # step code -> words of the page's language
+    return rx.el.figure(
+        rx.recharts.bar_chart(
+            rx.recharts.x_axis(type_="number", allow_decimals=False),
+            rx.recharts.y_axis(data_key=f"label_{text['lang']}", type_="category", width=160),
+            rx.recharts.graphing_tooltip(),
+            rx.recharts.bar(data_key="value", name=text["count"], fill=theme.PRIMARY, is_animation_active=False),
+            data=ConsoleState.funnel_steps,
+            layout="vertical",
+            width="100%",
+            height=200,
+        ),
+        rx.el.figcaption(text["funnel_title"]),
+        rx.el.table(
+            rx.el.thead(rx.el.tr(rx.el.th(text["step"], scope="col"), rx.el.th(text["count"], scope="col"))),
+            rx.el.tbody(
+                rx.foreach(
+                    ConsoleState.funnel_steps,
+                    lambda step: rx.el.tr(
+                        rx.el.th(labelled(step["step"], *text["steps"].items(), step["step"]), scope="row"),
+                        rx.el.td(step["value"]),
+                        data_step=step["step"],
+                    ),
+                )
+            ),
+            class_name="console__table",
+            data_testid="console-funnel",
+        ),
+        rx.el.p(text["funnel_note"], class_name="console__note"),
+        class_name="console__chart",
+    )
+
+
+def section(text: dict) -> rx.Component:
+    return rx.el.section(
+        weekly_chart(text),
+        weekly_table(text),
+        funnel(text),
+        class_name="console__section",
+        id="charts",
+    )

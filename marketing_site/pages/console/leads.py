@@ -1,0 +1,160 @@
+"""Leads: the filter form, the sortable table, paging and the CSV export of the filter."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site.content.lead_forms import FORMS
+from marketing_site.routes import LANGS
+from marketing_site.services.console import FLAGGED_CHOICES, MAIL_STATUSES, SORTS, flagged_column
+from marketing_site.pages.console.parts import scrollable
+from marketing_site.state.console import ConsoleState
+
+COLUMNS = ("created_at", "form", "lang", "name", "email", "company", "phone", "mail_status", "flagged")
+
+
+def _columns() -> tuple[str, ...]:
+    # The flagged column exists once the lead-flags migration is in (services.console.flagged_column).
+    return COLUMNS if flagged_column() is not None else COLUMNS[:-1]
+
+
+def _select(label: str, name: str, options: list[tuple[str, str]], any_label: str) -> rx.Component:
+    field_id = f"console-{name}"
+    return rx.el.div(
+        rx.el.label(label, html_for=field_id, class_name="field__label"),
+        rx.el.select(
+            rx.el.option(any_label, value=""),
+            *[rx.el.option(text, value=value) for value, text in options],
+            id=field_id,
+            name=name,
+            class_name="field__input",
+        ),
+        class_name="field",
+    )
+
+
+def _input(label: str, name: str, type_: str = "text") -> rx.Component:
+    field_id = f"console-{name}"
+    return rx.el.div(
+        rx.el.label(label, html_for=field_id, class_name="field__label"),
+        rx.el.input(id=field_id, name=name, type=type_, class_name="field__input"),
+        class_name="field",
+    )
+
+
+def filters(text: dict) -> rx.Component:
+    fields = [
+        _input(text["search"], "search", "search"),
+        _select(text["document"], "form", [(k, text["documents"][k]) for k in FORMS], text["any"]),
+        _select(text["lang"], "lang", [(lang, lang.upper()) for lang in LANGS], text["any"]),
+        _input(text["date_from"], "date_from", "date"),
+        _input(text["date_to"], "date_to", "date"),
+        _select(text["mail_status"], "mail_status", [(s, text["statuses"][s]) for s in MAIL_STATUSES], text["any"]),
+    ]
+    if flagged_column() is not None:
+        fields.append(_select(text["flagged"], "flagged", [(c, text[c]) for c in FLAGGED_CHOICES], text["any"]))
+    return rx.el.form(
+        rx.el.div(*fields, class_name="console__filters"),
+        rx.el.div(
+            rx.el.button(text["apply"], type="submit", class_name="btn btn--primary", data_testid="console-apply"),
+            rx.el.a(text["export"], href=ConsoleState.export_href, class_name="btn btn--secondary",
+                    data_testid="console-export", download=True),
+            class_name="console__actions",
+        ),
+        rx.cond(
+            ConsoleState.filter_error != "",
+            rx.el.p(
+                rx.match(ConsoleState.filter_error, *[(k, v) for k, v in text["errors"].items()], ""),
+                class_name="console__error",
+                role="alert",
+                data_testid="console-filter-error",
+            ),
+        ),
+        on_submit=ConsoleState.apply_filters,
+        reset_on_submit=False,
+        data_testid="console-filters",
+    )
+
+
+def _header(text: dict, column: str) -> rx.Component:
+    label = text["columns"][column]
+    if column not in SORTS:
+        return rx.el.th(label, scope="col")
+    arrow = rx.cond(ConsoleState.sort == column, rx.cond(ConsoleState.descending, " ↓", " ↑"), "")
+    return rx.el.th(
+        rx.el.button(
+            label, arrow, type="button", class_name="console__sort",
+            on_click=ConsoleState.sort_by(column), data_testid=f"console-sort-{column}",
+            title=f"{text['sort_hint']} {label}",
+        ),
+        scope="col",
+        aria_sort=rx.cond(
+            ConsoleState.sort == column, rx.cond(ConsoleState.descending, "descending", "ascending"), "none"
+        ),
+    )
+
+
+def _cell(text: dict, row: rx.Var, column: str) -> rx.Component:
+    if column == "mail_status":
+        value = rx.match(row[column], *[(s, text["statuses"][s]) for s in MAIL_STATUSES], row[column])
+    elif column == "form":
+        value = rx.match(row[column], *[(k, text["documents"][k]) for k in FORMS], row[column])
+    elif column == "name":
+        value = rx.fragment(row["firstname"], " ", row["name"])
+    else:
+        value = row[column]
+    return rx.el.td(value, data_col=column)
+
+
+def table(text: dict) -> rx.Component:
+    columns = _columns()
+    return rx.fragment(
+        scrollable(
+            rx.el.table(
+                rx.el.thead(rx.el.tr(*[_header(text, c) for c in columns])),
+                rx.el.tbody(
+                    rx.foreach(
+                        ConsoleState.rows,
+                        lambda row: rx.el.tr(*[_cell(text, row, c) for c in columns], data_lead_id=row["id"]),
+                    )
+                ),
+                class_name="console__table",
+                data_testid="console-leads",
+            ),
+            label=text["leads_title"],
+        ),
+        rx.cond(ConsoleState.total == 0, rx.el.p(text["no_leads"], class_name="console__notice")),
+    )
+
+
+def pager(text: dict) -> rx.Component:
+    return rx.el.nav(
+        rx.el.span(ConsoleState.total, " ", text["total"], data_testid="console-total"),
+        rx.el.button(
+            text["previous"], type="button", class_name="btn btn--ghost",
+            disabled=ConsoleState.page <= 1, on_click=ConsoleState.go_to_page(ConsoleState.page - 1),
+            data_testid="console-previous",
+        ),
+        rx.el.span(
+            text["page"], " ", ConsoleState.page, " ", text["of"], " ", ConsoleState.pages,
+            data_testid="console-page",
+        ),
+        rx.el.button(
+            text["next"], type="button", class_name="btn btn--ghost",
+            disabled=ConsoleState.page >= ConsoleState.pages, on_click=ConsoleState.go_to_page(ConsoleState.page + 1),
+            data_testid="console-next",
+        ),
+        class_name="console__pager",
+        aria_label=text["page"],
+    )
+
+
+def section(text: dict) -> rx.Component:
+    return rx.el.section(
+        rx.el.h2(text["leads_title"]),
+        filters(text),
+        pager(text),
+        table(text),
+        class_name="console__section",
+        id="leads",
+    )

@@ -1,0 +1,89 @@
+"""Mail: the health report's outbox counts, the failed messages, retry one or all."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site.pages.console.parts import scrollable
+from marketing_site.state.console import ConsoleState
+
+COUNTS = ("pending", "failed", "sent", "oldest_pending_seconds")
+
+
+def counts(text: dict) -> rx.Component:
+    return rx.el.dl(
+        rx.el.div(rx.el.dt(text["health"]), rx.el.dd(ConsoleState.health_status, data_testid="console-health")),
+        *[
+            rx.el.div(rx.el.dt(text["outbox_counts"][key]), rx.el.dd(ConsoleState.outbox[key], data_testid=f"console-outbox-{key}"))
+            for key in COUNTS
+        ],
+        class_name="console__counts",
+    )
+
+
+def failed(text: dict) -> rx.Component:
+    return rx.el.div(
+        rx.el.h3(text["failed_title"]),
+        rx.cond(
+            ConsoleState.failed.length() > 0,
+            scrollable(
+                rx.el.table(
+                    rx.el.thead(
+                        rx.el.tr(
+                            rx.el.th("#", scope="col"),
+                            rx.el.th(text["columns"]["created_at"], scope="col"),
+                            rx.el.th(text["subject"], scope="col"),
+                            rx.el.th(text["attempts"], scope="col"),
+                            rx.el.th(text["last_error"], scope="col"),
+                            rx.el.th(rx.el.span(text["retry"], class_name="sr-only"), scope="col"),
+                        )
+                    ),
+                    rx.el.tbody(
+                        rx.foreach(
+                            ConsoleState.failed,
+                            lambda m: rx.el.tr(
+                                rx.el.td(m["id"]),
+                                rx.el.td(m["created_at"]),
+                                rx.el.td(m["subject"]),
+                                rx.el.td(m["attempts"]),
+                                rx.el.td(m["last_error"], data_col="last_error"),
+                                rx.el.td(
+                                    rx.el.button(
+                                        text["retry"], type="button", class_name="btn btn--ghost",
+                                        on_click=ConsoleState.retry_one(m["id"]),
+                                        data_testid="console-retry-one",
+                                    )
+                                ),
+                                data_message_id=m["id"],
+                            ),
+                        )
+                    ),
+                    class_name="console__table",
+                    data_testid="console-failed",
+                ),
+                label=text["failed_title"],
+            ),
+            rx.el.p(text["no_failed"], class_name="console__notice", data_testid="console-no-failed"),
+        ),
+        rx.el.div(
+            rx.el.button(
+                text["retry_all"], type="button", class_name="btn btn--secondary",
+                on_click=ConsoleState.retry_all, data_testid="console-retry-all",
+            ),
+            rx.cond(
+                ConsoleState.requeued >= 0,
+                rx.el.p(ConsoleState.requeued, " ", text["requeued"], role="status", data_testid="console-requeued"),
+            ),
+            class_name="console__actions",
+        ),
+    )
+
+
+def section(text: dict) -> rx.Component:
+    return rx.el.section(
+        rx.el.h2(text["mail_title"]),
+        counts(text),
+        failed(text),
+        class_name="console__section",
+        id="mail",
+    )

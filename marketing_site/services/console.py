@@ -1,0 +1,506 @@
+"""Rules of the operators' console (/console): who may use it, and every query and action.
+
+Access is decided here and only here, from the server-side session found through the
+HttpOnly cookie (never from anything the page sends): a live session whose roles claim
+(OIDC_ROLES_CLAIM) contains CONSOLE_ROLE. The state (`state.console`) and the export
+routes (`api.console`) call `access_of` on every event and request.
+
+Leads are filtered, sorted, counted and paged by the database (indexes in
+`db.console`); exports reuse the operator commands' CSV writer (`ops.write_leads_csv`).
+Data-subject requests go through `HOLDERS`, one entry per table that can hold a person's
+data: a new table (demo bookings) plugs in with one entry.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from datetime import UTC, date, datetime, timedelta
+from typing import Any, Literal
+
+from sqlalchemy import MetaData, Table, delete, exists, func, inspect, or_, select
+from sqlalchemy.orm import Session
+
+from marketing_site import ops, routes
+from marketing_site.content.lead_forms import FORMS
+from marketing_site.db import new_session
+from marketing_site.db.auth import AuthSession
+from marketing_site.db.console import ConsoleAudit
+from marketing_site.db.leads import Lead, OutboxMessage, utcnow
+from marketing_site.services import sessions
+from marketing_site.settings import get_settings
+
+logger = logging.getLogger(__name__)
+
+# ------------------------------------------------------------------------- access
+
+Access = Literal["anonymous", "forbidden", "granted"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Operator:
+    """A user with the console role, as the session says."""
+
+    sub: str
+    email: str
+
+
+def access_of(cookie_header: str | None) -> tuple[Access, Operator | None]:
+    """Anonymous (no live session), forbidden (no console role) or granted, with the operator."""
+    from marketing_site.state.auth import roles_of
+
+    record = sessions.load_session(sessions.read_cookies(cookie_header or "").get(sessions.SESSION_COOKIE))
+    if record is None:
+        return "anonymous", None
+    settings = get_settings()
+    claims = sessions.user_of(record)
+    if settings.console_role not in roles_of(claims, settings.oidc_roles_claim):
+        return "forbidden", None
+    return "granted", Operator(sub=record.sub, email=str(claims.get("email") or ""))
+
+
+# ------------------------------------------------------------------------- leads
+
+SORTS: dict[str, Any] = {
+    "created_at": Lead.created_at,
+    "name": Lead.name,
+    "email": Lead.email,
+    "company": Lead.company,
+    "form": Lead.form,
+}
+MAIL_STATUSES = ("pending", "sending", "sent", "failed", "none")
+FLAGGED_CHOICES = ("yes", "no")
+PAGE_SIZE = 25
+SEARCH_MAX = 200
+
+
+class FilterError(ValueError):
+    """A filter value the console refuses; `field` names it (message key `console.error.<field>`)."""
+
+    def __init__(self, field: str):
+        super().__init__(field)
+        self.field = field
+
+
+def flagged_column() -> Any | None:
+    """The leads' `flagged` column, when the lead-flags migration is in (None before)."""
+    return getattr(Lead, "flagged", None)
+
+
+def _day(value: str, field: str) -> date | None:
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError as error:
+        raise FilterError(field) from error
+
+
+@dataclasses.dataclass(frozen=True)
+class LeadFilter:
+    """What the leads table shows: search, filters, sort and page (all validated)."""
+
+    search: str = ""
+    form: str = ""
+    lang: str = ""
+    date_from: str = ""
+    date_to: str = ""
+    mail_status: str = ""
+    flagged: str = ""
+    sort: str = "created_at"
+    descending: bool = True
+    page: int = 1
+
+    @classmethod
+    def parse(cls, values: Mapping[str, Any]) -> LeadFilter:
+        """From the page's form or an export URL's query; raises FilterError on bad input."""
+
+        def text(name: str) -> str:
+            value = values.get(name, "")
+            return value.strip() if isinstance(value, str) else ""
+
+        search = text("search")
+        if len(search) > SEARCH_MAX or any(ord(c) < 32 for c in search):
+            raise FilterError("search")
+        form, lang, status, flagged, sort = (
+            text("form"), text("lang"), text("mail_status"), text("flagged"), text("sort") or "created_at"
+        )
+        if form and form not in FORMS:
+            raise FilterError("form")
+        if lang and lang not in routes.LANGS:
+            raise FilterError("lang")
+        if status and status not in MAIL_STATUSES:
+            raise FilterError("mail_status")
+        if flagged and (flagged not in FLAGGED_CHOICES or flagged_column() is None):
+            raise FilterError("flagged")
+        if sort not in SORTS:
+            raise FilterError("sort")
+        start, end = _day(text("date_from"), "date_from"), _day(text("date_to"), "date_to")
+        if start and end and start > end:
+            raise FilterError("date_to")
+        try:
+            page = max(1, int(values.get("page") or 1))
+        except (TypeError, ValueError) as error:
+            raise FilterError("page") from error
+        descending = values.get("descending", True)
+        if isinstance(descending, str):
+            descending = descending not in ("0", "false", "")
+        return cls(
+            search=search, form=form, lang=lang, date_from=start.isoformat() if start else "",
+            date_to=end.isoformat() if end else "", mail_status=status, flagged=flagged, sort=sort,
+            descending=bool(descending), page=page,
+        )
+
+    def query(self) -> dict[str, str]:
+        """The filter as URL query parameters (the export link), defaults left out."""
+        fields = dataclasses.asdict(self)
+        fields.pop("page")
+        fields["descending"] = "1" if self.descending else "0"
+        return {k: str(v) for k, v in fields.items() if v not in ("", None)}
+
+
+def _like(term: str) -> str:
+    escaped = term.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _mail_statuses(session: Session, lead_ids: list[int]) -> dict[int, str]:
+    """The latest outbox status of each lead of one page (one query for the page's ids)."""
+    statuses: dict[int, str] = {}
+    rows = session.execute(
+        select(OutboxMessage.lead_id, OutboxMessage.status)
+        .where(OutboxMessage.lead_id.in_(lead_ids))  # type: ignore[attr-defined]
+        .order_by(OutboxMessage.id)
+    )
+    for lead_id, status in rows:
+        statuses[lead_id] = status  # the latest wins
+    return statuses
+
+
+def _conditions(f: LeadFilter) -> list:
+    conditions: list = []
+    if f.search:
+        pattern = _like(f.search)
+        conditions.append(
+            or_(*(func.lower(column).like(pattern, escape="\\") for column in
+                  (Lead.name, Lead.firstname, Lead.email, Lead.company)))
+        )
+    if f.form:
+        conditions.append(Lead.form == f.form)
+    if f.lang:
+        conditions.append(Lead.lang == f.lang)
+    if f.date_from:
+        conditions.append(Lead.created_at >= datetime.fromisoformat(f.date_from).replace(tzinfo=UTC))
+    if f.date_to:
+        end = datetime.fromisoformat(f.date_to).replace(tzinfo=UTC) + timedelta(days=1)
+        conditions.append(Lead.created_at < end)
+    if f.mail_status == "none":
+        conditions.append(~exists().where(OutboxMessage.lead_id == Lead.id))
+    elif f.mail_status:
+        # IN over the outbox's status index: a few thousand failed mails, not a probe per lead.
+        with_status = select(OutboxMessage.lead_id).where(OutboxMessage.status == f.mail_status)
+        conditions.append(Lead.id.in_(with_status))  # type: ignore[union-attr]
+    flagged = flagged_column()
+    if f.flagged and flagged is not None:
+        conditions.append(flagged.is_(f.flagged == "yes"))
+    return conditions
+
+
+def _ordered(statement, f: LeadFilter):
+    column = SORTS[f.sort]
+    tie = Lead.id.desc() if f.descending else Lead.id.asc()  # type: ignore[union-attr]
+    return statement.order_by(column.desc() if f.descending else column.asc(), tie)
+
+
+def _row(lead: Lead, mail_status: str | None) -> dict[str, str]:
+    flagged = getattr(lead, "flagged", None)
+    return {
+        "id": str(lead.id),
+        "created_at": lead.created_at.strftime("%Y-%m-%d %H:%M"),
+        "form": lead.form,
+        "lang": lead.lang,
+        "firstname": lead.firstname,
+        "name": lead.name,
+        "email": lead.email,
+        "company": lead.company,
+        "phone": lead.phone,
+        "mail_status": mail_status or "none",
+        "flagged": "" if flagged is None else ("yes" if flagged else "no"),
+    }
+
+
+@dataclasses.dataclass(frozen=True)
+class LeadPage:
+    rows: list[dict[str, str]]
+    total: int
+    page: int
+    pages: int
+
+
+def lead_page(f: LeadFilter, size: int = PAGE_SIZE) -> LeadPage:
+    """One page of leads (count, sort and offset in the database)."""
+    conditions = _conditions(f)
+    with new_session() as session:
+        total = session.execute(select(func.count()).select_from(Lead).where(*conditions)).scalar_one()
+        pages = max(1, -(-total // size))
+        page = min(f.page, pages)
+        statement = _ordered(select(Lead).where(*conditions), f)
+        leads = session.scalars(statement.offset((page - 1) * size).limit(size)).all()
+        statuses = _mail_statuses(session, [lead.id for lead in leads])
+        rows = [_row(lead, statuses.get(lead.id)) for lead in leads]
+    return LeadPage(rows=rows, total=total, page=page, pages=pages)
+
+
+def export_leads_csv(f: LeadFilter) -> tuple[str, int]:
+    """Every lead of the filter as CSV (the operator commands' writer: formulas neutralised)."""
+    out = io.StringIO()
+    with new_session() as session:
+        leads = session.scalars(_ordered(select(Lead).where(*_conditions(f)), f).execution_options(yield_per=1000))
+        count = ops.write_leads_csv(out, leads)
+    return out.getvalue(), count
+
+
+# ------------------------------------------------------------------------- chart and funnel
+
+CHART_WEEKS = 26  # six months
+
+
+def _monday(day: date) -> date:
+    return day - timedelta(days=day.weekday())
+
+
+def chart_start(now: datetime | None = None) -> datetime:
+    """Midnight (UTC) of the Monday that starts the chart's first week."""
+    first = _monday((now or utcnow()).date()) - timedelta(weeks=CHART_WEEKS - 1)
+    return datetime(first.year, first.month, first.day, tzinfo=UTC)
+
+
+def _weekly_counts(start: datetime) -> list[tuple[date, str, str, int]]:
+    """(Monday, form, language, leads) since `start`: one pass over the (created_at, form,
+    lang) index, shared by the chart and the funnel."""
+    with new_session() as session:
+        moment = Lead.created_at
+        if session.get_bind().dialect.name == "postgresql":
+            moment = func.timezone("UTC", moment)  # weeks in UTC, whatever the server's TimeZone
+        day = func.date(moment)
+        rows = session.execute(
+            select(day, Lead.form, Lead.lang, func.count())
+            .where(Lead.created_at >= start)
+            .group_by(day, Lead.form, Lead.lang)
+        ).all()
+    return [
+        (_monday(value if isinstance(value, date) else date.fromisoformat(str(value)[:10])), form, lang, count)
+        for value, form, lang, count in rows
+    ]
+
+
+def _thank_you_pairs() -> set[tuple[str, str]]:
+    """(form, language) pairs whose form sends the visitor to a thank-you page that exists
+    (the English forms go to /en/merci, a 404 kept from the original: no thank-you page)."""
+    served = set(routes.all_paths())
+    return {(form, lang) for form, spec in FORMS.items() for lang, path in spec["thanks"].items() if path in served}
+
+
+def chart_and_funnel(now: datetime | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Leads per week (Monday) per form over the last six months, every week present; and
+    the funnel over the same weeks: downloads -> thank-you page -> demo bookings."""
+    start = chart_start(now)
+    weeks = [start.date() + timedelta(weeks=i) for i in range(CHART_WEEKS)]
+    table = {week: {"week": week.isoformat(), **{form: 0 for form in FORMS}} for week in weeks}
+    thank_you = _thank_you_pairs()
+    downloads = thanked = 0
+    for week, form, lang, count in _weekly_counts(start):
+        if week in table and form in FORMS:
+            table[week][form] += count
+        downloads += count
+        thanked += count if (form, lang) in thank_you else 0
+    steps = [{"step": "downloads", "value": downloads}, {"step": "thank_you", "value": thanked}]
+    bookings = bookings_since(start)
+    if bookings is not None:
+        steps.append({"step": "bookings", "value": bookings})
+    return [table[week] for week in weeks], steps
+
+
+def bookings_since(since: datetime) -> int | None:
+    """Demo bookings made since `since`; None where the booking feature is absent (no table)."""
+    with new_session() as session:
+        connection = session.connection()
+        if not inspect(connection).has_table("bookings"):
+            return None
+        bookings = Table("bookings", MetaData(), autoload_with=connection)
+        return session.execute(
+            select(func.count()).select_from(bookings).where(bookings.c.created_at >= since)
+        ).scalar_one()
+
+
+# ------------------------------------------------------------------------- mail
+
+
+def mail_overview(limit: int = 50) -> tuple[dict[str, Any], list[dict[str, str]]]:
+    """The health report (same function as GET /api/v1/health) and the latest failed mail."""
+    from marketing_site.api.health import health_report
+
+    with new_session() as session:
+        failed = session.scalars(
+            select(OutboxMessage).where(OutboxMessage.status == "failed")
+            .order_by(OutboxMessage.id.desc()).limit(limit)  # type: ignore[union-attr]
+        ).all()
+        rows = [
+            {
+                "id": str(m.id), "lead_id": str(m.lead_id), "subject": m.subject, "attempts": str(m.attempts),
+                "last_error": m.last_error or "", "created_at": m.created_at.strftime("%Y-%m-%d %H:%M"),
+            }
+            for m in failed
+        ]
+    return health_report(), rows
+
+
+def retry_mail(message_id: int | None) -> int:
+    """One message (not already sent) or, with None, every failed one: due again now."""
+    return ops.retry([message_id] if message_id is not None else [], message_id is None)
+
+
+# ------------------------------------------------------------------------- data subjects
+
+EMAIL_MAX = 320
+
+
+class SubjectError(ValueError):
+    """Not an email address the console can look up."""
+
+
+def normalise_email(email: str) -> str:
+    value = (email or "").strip().lower()
+    if not value or len(value) > EMAIL_MAX or "@" not in value or any(c.isspace() or ord(c) < 32 for c in value):
+        raise SubjectError(email)
+    return value
+
+
+def subject_key(email: str) -> str:
+    """What the audit log keeps of the subject: a keyed hash of the email (SESSION_SECRET)."""
+    return sessions.id_hash("data-subject:" + email)[:32]
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+def _record(model: Any, exclude: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {k: _plain(v) for k, v in model.model_dump().items() if k not in exclude}
+
+
+def _leads_of(email: str):
+    return select(Lead.id).where(func.lower(Lead.email) == email)
+
+
+def _find_leads(session: Session, email: str) -> list[dict[str, Any]]:
+    return [_record(lead) for lead in session.scalars(select(Lead).where(func.lower(Lead.email) == email))]
+
+
+def _erase_leads(session: Session, email: str) -> int:
+    return session.execute(delete(Lead).where(func.lower(Lead.email) == email)).rowcount
+
+
+def _outbox_condition(email: str):
+    return or_(OutboxMessage.lead_id.in_(_leads_of(email)), func.lower(OutboxMessage.reply_to) == email)  # type: ignore[attr-defined]
+
+
+def _find_outbox(session: Session, email: str) -> list[dict[str, Any]]:
+    return [_record(m) for m in session.scalars(select(OutboxMessage).where(_outbox_condition(email)))]
+
+
+def _erase_outbox(session: Session, email: str) -> int:
+    return session.execute(delete(OutboxMessage).where(_outbox_condition(email))).rowcount
+
+
+def _sessions_of(session: Session, email: str) -> Iterator[AuthSession]:
+    # Claims are JSON text; login sessions are few (one per logged-in browser, one day).
+    for record in session.scalars(select(AuthSession)):
+        claims = json.loads(record.user_json)
+        if str(claims.get("email") or "").lower() == email or record.sub.lower() == email:
+            yield record
+
+
+def _find_sessions(session: Session, email: str) -> list[dict[str, Any]]:
+    # The claims the provider gave, and the session's dates; never its tokens or id hash.
+    return [
+        {"claims": json.loads(r.user_json), "created_at": r.created_at, "expires_at": r.expires_at}
+        for r in _sessions_of(session, email)
+    ]
+
+
+def _erase_sessions(session: Session, email: str) -> int:
+    hashes = [r.id_hash for r in _sessions_of(session, email)]
+    if not hashes:
+        return 0
+    return session.execute(delete(AuthSession).where(AuthSession.id_hash.in_(hashes))).rowcount  # type: ignore[attr-defined]
+
+
+@dataclasses.dataclass(frozen=True)
+class Holder:
+    """A table that can hold a person's data: how to find and erase it by (lowercase) email."""
+
+    name: str
+    find: Callable[[Session, str], list[dict[str, Any]]]
+    erase: Callable[[Session, str], int]
+
+
+# Erased in this order, in one transaction: rows that point at others go first.
+HOLDERS: list[Holder] = [
+    Holder("outbox_message", _find_outbox, _erase_outbox),
+    Holder("lead", _find_leads, _erase_leads),
+    Holder("auth_session", _find_sessions, _erase_sessions),
+]
+
+
+def _audit(session: Session, operator: Operator, action: str, subject: str, counts: dict[str, int]) -> None:
+    session.add(
+        ConsoleAudit(
+            actor_sub=operator.sub, actor_email=operator.email, action=action, subject=subject,
+            counts_json=json.dumps(counts, sort_keys=True),
+        )
+    )
+
+
+def subject_data(operator: Operator, email: str, action: Literal["lookup", "download"]) -> dict[str, list]:
+    """Everything held for `email`, per holder; the lookup or download is audited."""
+    email = normalise_email(email)
+    with new_session() as session, session.begin():
+        found = {holder.name: holder.find(session, email) for holder in HOLDERS}
+        _audit(session, operator, action, subject_key(email), {k: len(v) for k, v in found.items()})
+    return found
+
+
+def erase_subject(operator: Operator, email: str) -> dict[str, int]:
+    """Erase everything held for `email` and write the audit entry, in one transaction."""
+    email = normalise_email(email)
+    with new_session() as session, session.begin():
+        counts = {holder.name: holder.erase(session, email) for holder in HOLDERS}
+        _audit(session, operator, "erase", subject_key(email), counts)
+    logger.info("data-subject erasure by %s: %s", operator.sub, counts)
+    return counts
+
+
+def audit_export(operator: Operator, f: LeadFilter, count: int) -> None:
+    """An export of leads, with its filter (the search words left out: they may be a name)."""
+    described = {**f.query(), **({"search": "…"} if f.search else {})}
+    with new_session() as session, session.begin():
+        _audit(session, operator, "export", json.dumps(described, sort_keys=True), {"lead": count})
+
+
+def audit_entries(limit: int = 50) -> list[dict[str, str]]:
+    with new_session() as session:
+        entries = session.scalars(
+            select(ConsoleAudit).order_by(ConsoleAudit.id.desc()).limit(limit)  # type: ignore[union-attr]
+        ).all()
+        return [
+            {
+                "id": str(e.id), "created_at": e.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+                "actor": e.actor_email or e.actor_sub, "action": e.action, "subject": e.subject,
+                "counts": ", ".join(f"{k} {v}" for k, v in json.loads(e.counts_json).items()),
+            }
+            for e in entries
+        ]

@@ -1,0 +1,215 @@
+"""State of the operators' console. Every handler checks the role first, on the server.
+
+`_operator()` reads the session through the HttpOnly cookie of the websocket's handshake
+(`router.headers`, filled by the server, not by the event) and `services.console.access_of`
+decides; without the role the handler clears what the page holds and does nothing else.
+Nothing the browser sends (state, payload) is trusted for access: payloads are validated
+like any input.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from urllib.parse import urlencode
+
+import reflex as rx
+
+from marketing_site.api.console import LEADS_CSV
+from marketing_site.content import console as words
+from marketing_site.services import console
+from marketing_site.state.auth import AuthState, login_url
+
+logger = logging.getLogger(__name__)
+
+FILTER_FIELDS = ("search", "form", "lang", "date_from", "date_to", "mail_status", "flagged")
+
+
+class ConsoleState(rx.State):
+    # checking | anonymous | forbidden | granted (only what the page shows; never trusted)
+    access: str = "checking"
+    # Leads: the filter as applied, the page of rows and the export link of the same filter.
+    filters: dict[str, str] = {}
+    sort: str = "created_at"
+    descending: bool = True
+    page: int = 1
+    pages: int = 1
+    total: int = 0
+    rows: list[dict[str, str]] = []
+    filter_error: str = ""
+    export_href: str = LEADS_CSV
+    # Chart and funnel.
+    weeks: list[dict[str, Any]] = []
+    funnel_steps: list[dict[str, Any]] = []
+    # Mail: the health report and the failed messages.
+    health_status: str = ""
+    outbox: dict[str, int] = {}
+    failed: list[dict[str, str]] = []
+    requeued: int = -1
+    # Data-subject requests and the audit log.
+    subject_email: str = ""
+    subject_counts: list[dict[str, str]] = []
+    subject_action: str = ""  # "found" | "erased"
+    subject_error: bool = False
+    audit: list[dict[str, str]] = []
+
+    # ------------------------------------------------------------------ access
+
+    def _clear(self) -> None:
+        self.rows, self.total, self.pages, self.weeks, self.funnel_steps = [], 0, 1, [], []
+        self.outbox, self.failed, self.health_status, self.requeued = {}, [], "", -1
+        self.subject_email, self.subject_counts, self.subject_action, self.audit = "", [], "", []
+
+    def _operator(self) -> console.Operator | None:
+        """The operator behind this websocket, or None (and the page emptied)."""
+        access, operator = console.access_of(self.router.headers.cookie)
+        if operator is None:
+            logger.warning("console event refused: %s", access)
+            self.access = access
+            self._clear()
+        return operator
+
+    @rx.event
+    async def load(self):
+        """On page load (after AuthState.initialise): anonymous -> login and back; else show."""
+        auth = await self.get_state(AuthState)
+        self.access = "checking"
+        access, operator = console.access_of(self.router.headers.cookie)
+        if operator is None:
+            self.access = access
+            self._clear()
+            if access == "anonymous" and not auth.isLoading:
+                return AuthState.go_to_backend(login_url(auth._current_path()))
+            return None
+        self.access = "granted"
+        self._refresh_all()
+        return None
+
+    def _refresh_all(self) -> None:
+        self._refresh_leads()
+        self.weeks, steps = console.chart_and_funnel()
+        self.funnel_steps = [
+            {**step, **{f"label_{lang}": text["steps"][step["step"]] for lang, text in (("fr", words.FR), ("en", words.EN))}}
+            for step in steps
+        ]
+        self._refresh_mail()
+        self.audit = console.audit_entries()
+
+    # ------------------------------------------------------------------ leads
+
+    def _filter(self) -> console.LeadFilter:
+        return console.LeadFilter.parse(
+            {**self.filters, "sort": self.sort, "descending": self.descending, "page": self.page}
+        )
+
+    def _refresh_leads(self) -> None:
+        try:
+            f = self._filter()
+        except console.FilterError as error:
+            self.filter_error = error.field
+            return
+        self.filter_error = ""
+        result = console.lead_page(f)
+        self.rows, self.total, self.page, self.pages = result.rows, result.total, result.page, result.pages
+        self.export_href = LEADS_CSV + "?" + urlencode(f.query())
+
+    @rx.event
+    def apply_filters(self, form_data: dict[str, Any]):
+        if self._operator() is None:
+            return
+        values = {k: v.strip() for k in FILTER_FIELDS if isinstance(v := form_data.get(k, ""), str)}
+        try:
+            console.LeadFilter.parse(values)
+        except console.FilterError as error:
+            self.filter_error = error.field  # the table keeps the last valid filter
+            return
+        self.filters, self.page = {k: v for k, v in values.items() if v}, 1
+        self._refresh_leads()
+
+    @rx.event
+    def sort_by(self, column: str):
+        if self._operator() is None:
+            return
+        if column not in console.SORTS:
+            self.filter_error = "sort"
+            return
+        self.descending = not self.descending if column == self.sort else column == "created_at"
+        self.sort, self.page = column, 1
+        self._refresh_leads()
+
+    @rx.event
+    def go_to_page(self, page: int):
+        if self._operator() is None:
+            return
+        if not isinstance(page, int) or isinstance(page, bool):
+            self.filter_error = "page"
+            return
+        self.page = max(1, page)
+        self._refresh_leads()
+
+    # ------------------------------------------------------------------ mail
+
+    def _refresh_mail(self) -> None:
+        report, self.failed = console.mail_overview()
+        self.health_status = report["status"]
+        outbox = report.get("outbox") or {}
+        self.outbox = {k: int(outbox.get(k, 0)) for k in ("pending", "failed", "sent", "oldest_pending_seconds")}
+
+    @rx.event
+    def refresh_mail(self):
+        if self._operator() is None:
+            return
+        self._refresh_mail()
+
+    @rx.event
+    def retry_one(self, message_id: str):
+        if self._operator() is None:
+            return
+        if not (isinstance(message_id, str) and message_id.isdigit()):
+            return
+        self.requeued = console.retry_mail(int(message_id))
+        self._refresh_mail()
+
+    @rx.event
+    def retry_all(self):
+        if self._operator() is None:
+            return
+        self.requeued = console.retry_mail(None)
+        self._refresh_mail()
+
+    # ------------------------------------------------------------------ data subjects
+
+    def _show_subject(self, email: str, action: str, counts: dict[str, int]) -> None:
+        self.subject_email, self.subject_action, self.subject_error = email, action, False
+        self.subject_counts = [{"holder": k, "count": str(v)} for k, v in counts.items()]
+        self.audit = console.audit_entries()
+
+    @rx.event
+    def lookup_subject(self, form_data: dict[str, Any]):
+        operator = self._operator()
+        if operator is None:
+            return
+        email = form_data.get("email")
+        try:
+            found = console.subject_data(operator, email if isinstance(email, str) else "", "lookup")
+        except console.SubjectError:
+            self.subject_error, self.subject_counts, self.subject_action = True, [], ""
+            return
+        self._show_subject(console.normalise_email(str(email)), "found", {k: len(v) for k, v in found.items()})
+
+    @rx.event
+    def erase_subject(self, form_data: dict[str, Any]):
+        operator = self._operator()
+        if operator is None:
+            return
+        email = form_data.get("email")
+        if form_data.get("confirm") not in (True, "on", "true"):
+            return  # the confirmation box is required in the form as well
+        try:
+            counts = console.erase_subject(operator, email if isinstance(email, str) else "")
+        except console.SubjectError:
+            self.subject_error = True
+            return
+        self._show_subject(console.normalise_email(str(email)), "erased", counts)
+        self._refresh_leads()
+        self._refresh_mail()

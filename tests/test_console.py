@@ -1,0 +1,431 @@
+"""The operators' console in Chromium on the production build, with the real identity provider,
+the real database of the session's site and its SMTP server (loopback).
+
+The role gate in its three cases, the websocket driven directly by a user without the role,
+the leads table (search, filters, paging), the CSV export, the chart and funnel, mail retry,
+and a data subject's download and erasure with its audit entry.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pytest
+from conftest import CONSOLE_ADMIN_USER, INVESTOR_USER
+
+pytestmark = pytest.mark.browser
+
+AUTHORIZE = re.compile(r".*/oauth2/authorize.*")
+CDN = re.compile(r"https://cdn\.jsdelivr\.net/.*")  # the provider's stylesheet; no internet here
+
+
+@pytest.fixture
+def new_page(new_page):
+    def _open(**kwargs):
+        page = new_page(**kwargs)
+        page.context.route(CDN, lambda route: route.abort())
+        return page
+
+    return _open
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _engine(site_server):
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
+
+    return create_engine(site_server.database_url, poolclass=NullPool)
+
+
+def _seed(site_server, leads: list[dict]) -> list[int]:
+    """Insert leads (with an outbox mail unless mail=None) straight into the site's database."""
+    from sqlmodel import Session
+
+    from marketing_site.db.leads import Lead, OutboxMessage
+
+    engine = _engine(site_server)
+    ids = []
+    try:
+        with Session(engine) as session, session.begin():
+            for spec in leads:
+                spec = dict(spec)
+                mail = spec.pop("mail", "sent")
+                lead = Lead(form=spec.pop("form", "ebook"), lang=spec.pop("lang", "fr"),
+                            firstname=spec.pop("firstname", "Jeanne"), phone="+33 1 23 45 67 89",
+                            idempotency_key=uuid.uuid4().hex, **spec)
+                session.add(lead)
+                session.flush()
+                ids.append(lead.id)
+                if mail:
+                    session.add(OutboxMessage(
+                        lead_id=lead.id, message_id=f"<{uuid.uuid4().hex}@test>", mail_from="site@example.test",
+                        mail_to="leads@example.test", reply_to=lead.email, subject=f"Console test {lead.email}",
+                        body="…", status=mail, attempts=3 if mail == "failed" else 1,
+                        last_error="550 5.1.1 mailbox unavailable" if mail == "failed" else None,
+                        next_attempt_at=datetime.now(UTC) + timedelta(days=365),
+                    ))
+    finally:
+        engine.dispose()
+    return ids
+
+
+def _login(page, site, path, user):
+    """Open a console path anonymously: the provider's login, one click, and back."""
+    page.goto(site + path)
+    page.wait_for_url(AUTHORIZE)
+    page.locator(f"button[name=sub][value='{user['sub']}']").click()
+    page.wait_for_url(site + path)
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+
+
+def _granted(page):
+    page.locator("#leads").wait_for()
+
+
+def _cookie_header(page) -> str:
+    return "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
+
+
+def _rows(page) -> list[str]:
+    return page.locator("[data-testid=console-leads] tbody td[data-col=email]").all_inner_texts()
+
+
+def _filter(page, **fields):
+    form = page.get_by_test_id("console-filters")
+    for name, value in fields.items():
+        element = form.locator(f"[name={name}]")
+        if element.evaluate("e => e.tagName") == "SELECT":
+            element.select_option(value)
+        else:
+            element.fill(value)
+    page.get_by_test_id("console-apply").click()
+
+
+def _wait_total(page, total: int):
+    page.wait_for_function(
+        "(t) => document.querySelector('[data-testid=console-total]')?.innerText.startsWith(t + ' ')", arg=str(total)
+    )
+
+
+# ----------------------------------------------------------------------------- role gate
+
+
+def test_anonymous_goes_to_login_and_back_and_an_admin_sees_the_console(new_page, site, page_errors):
+    page = new_page()
+    _login(page, site, "/console", CONSOLE_ADMIN_USER)
+    _granted(page)
+    assert page.locator("h1").inner_text() == "Console"
+    assert page.locator("#charts .recharts-wrapper").count() == 2
+    assert page.locator("#mail, #data-subjects").count() == 2
+    assert page.locator("meta[name=robots]").get_attribute("content") == "noindex"
+    # The English console, same session.
+    page.goto(site + "/en/console")
+    page.locator("#leads").wait_for()
+    assert page.get_by_test_id("console-apply").inner_text() == "Filter"
+    assert page_errors == []
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_console_has_no_axe_violations(new_page, site, width):
+    from test_accessibility import AXE, RUN_AXE
+
+    page = new_page(width=width, height=900)
+    page.add_init_script(path=str(AXE))
+    _login(page, site, "/console", CONSOLE_ADMIN_USER)
+    _granted(page)
+    page.locator("#charts .recharts-wrapper").first.wait_for()
+    assert page.evaluate(RUN_AXE) == []
+
+
+def test_without_the_role_the_console_says_403_and_its_exports_refuse(new_page, site):
+    page = new_page()
+    _login(page, site, "/console", INVESTOR_USER)
+    refused = page.get_by_test_id("console-forbidden")
+    refused.wait_for()
+    assert "403" in refused.inner_text()
+    assert page.locator("#leads").count() == 0
+    cookies = {"cookie": _cookie_header(page)}
+    assert httpx.get(site + "/api/console/leads.csv", headers=cookies).status_code == 403
+    assert httpx.post(site + "/api/console/subject.json", headers=cookies,
+                      data={"email": "x@example.test"}).status_code == 403
+    assert httpx.get(site + "/api/console/leads.csv").status_code == 401
+    assert httpx.post(site + "/api/console/subject.json", data={"email": "x@example.test"}).status_code == 401
+
+
+def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_websocket(new_page, site, site_server):
+    """Every event handler of the console state, emitted on the page's own socket exactly as the
+    Reflex client would, by a logged-in user without the role: nothing is read or changed."""
+    from marketing_site.state.console import ConsoleState
+
+    marker = f"ws-{uuid.uuid4().hex[:8]}"
+    email = f"{marker}@example.test"
+    [lead_id] = _seed(site_server, [{"name": "Victime", "company": marker, "email": email, "mail": "failed"}])
+    [(message_id,)] = site_server.query("SELECT id FROM outbox_message WHERE lead_id = ?", lead_id)
+    audit_before = site_server.query("SELECT count(*) FROM console_audit")[0][0]
+
+    page = new_page()
+    relay = {"to_server": [], "to_page": []}
+
+    def connect(ws):
+        server = ws.connect_to_server()
+        relay["server"] = server
+
+        def to_server(message):
+            relay["to_server"].append(message)
+            server.send(message)
+
+        def to_page(message):
+            relay["to_page"].append(message)
+            ws.send(message)
+
+        ws.on_message(to_server)
+        server.on_message(to_page)
+
+    page.route_web_socket(re.compile(r".*/_event/.*"), connect)
+    _login(page, site, "/console", INVESTOR_USER)
+    page.get_by_test_id("console-forbidden").wait_for()
+    first = None
+    for _ in range(100):  # the client sends its first event with the connection (as in test_browser_pages)
+        first = next((f for f in relay["to_server"] if str(f).startswith("40/_event,")), None)
+        if first:
+            break
+        page.wait_for_timeout(100)
+    template = json.loads(first.removeprefix("40/_event,"))["event"]
+    calls = {
+        "apply_filters": {"form_data": {"search": marker}},
+        "sort_by": {"column": "email"},
+        "go_to_page": {"page": 1},
+        "refresh_mail": {},
+        "retry_one": {"message_id": str(message_id)},
+        "retry_all": {},
+        "lookup_subject": {"form_data": {"email": email}},
+        "erase_subject": {"form_data": {"email": email, "confirm": "on"}},
+        "load": {},
+    }
+    handlers = set(ConsoleState.event_handlers) - {"setvar"} - {n for n in ConsoleState.event_handlers if n.startswith("set_")}
+    assert handlers == set(calls), "a new handler needs a line in this test"
+    sent_before = len(relay["to_page"])
+    for name, payload in calls.items():
+        event = {**template, "name": f"{ConsoleState.get_full_name()}.{name}", "payload": payload}
+        relay["server"].send("42/_event," + json.dumps(["event", event]))
+    page.wait_for_timeout(2500)  # the handlers ran (each answers with a delta)
+    answers = "".join(str(m) for m in relay["to_page"][sent_before:])
+    assert "forbidden" in answers  # the server answered the events
+    assert marker not in answers and email not in answers  # and sent no lead data
+    assert site_server.query("SELECT email FROM lead WHERE id = ?", lead_id) == [(email,)]
+    assert site_server.query("SELECT status FROM outbox_message WHERE id = ?", message_id) == [("failed",)]
+    assert site_server.query("SELECT count(*) FROM console_audit")[0][0] == audit_before
+    assert page.locator("#leads").count() == 0
+
+
+def test_the_charting_library_ships_on_the_console_only(site):
+    """recharts is in the JavaScript the console's HTML loads, and in none that a public page loads."""
+    from urllib.parse import quote
+
+    from marketing_site import routes
+
+    scripts: dict[str, str] = {}
+
+    def loads_recharts(path: str) -> bool:
+        html = httpx.get(site + quote(path, safe="/")).text
+        for src in set(re.findall(r'(?:src|href)="(/assets/[^"]+\.js)"', html)):
+            if src not in scripts:
+                scripts[src] = httpx.get(site + src).text
+        return any("recharts-wrapper" in scripts[src] for src in re.findall(r'(?:src|href)="(/assets/[^"]+\.js)"', html))
+
+    assert loads_recharts(routes.CONSOLE.fr) and loads_recharts(routes.CONSOLE.en)
+    assert [p for p in routes.all_paths() if p not in (routes.CONSOLE.fr, routes.CONSOLE.en) and loads_recharts(p)] == []
+
+
+# ----------------------------------------------------------------------------- leads
+
+
+def test_search_filters_paging_and_csv_export(new_page, site, site_server):
+    marker = f"Cx{uuid.uuid4().hex[:8]}"
+    now = datetime.now(UTC)
+    seeded = [
+        {"name": f"Zeta{i:02d}", "company": f"{marker} Bank", "email": f"p{i:02d}.{marker.lower()}@example.test",
+         "form": "kyc_documentation", "created_at": now - timedelta(hours=i)}
+        for i in range(27)
+    ]
+    seeded += [
+        {"name": "=SUM(A1)", "company": f"{marker} Family", "email": f"formula.{marker.lower()}@example.test",
+         "form": "white_paper", "lang": "en", "created_at": now - timedelta(days=3), "mail": "failed"},
+    ]
+    _seed(site_server, seeded)
+    page = new_page()
+    _login(page, site, "/console", CONSOLE_ADMIN_USER)
+    _granted(page)
+
+    _filter(page, search=marker.upper())  # case-insensitive, on the company
+    _wait_total(page, 28)
+    assert page.get_by_test_id("console-page").inner_text() == "Page 1 sur 2"
+    first_page = _rows(page)
+    assert len(first_page) == 25 and first_page[0] == seeded[0]["email"]  # newest first
+    page.get_by_test_id("console-next").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=console-page]').innerText === 'Page 2 sur 2'")
+    assert len(_rows(page)) == 3 and set(_rows(page)).isdisjoint(first_page)
+
+    page.get_by_test_id("console-sort-email").click()  # ascending by email, back to page 1
+    page.wait_for_function("() => document.querySelector('[data-testid=console-page]').innerText === 'Page 1 sur 2'")
+    assert _rows(page)[0] == f"formula.{marker.lower()}@example.test"
+
+    _filter(page, search=marker, form="white_paper", lang="en", mail_status="failed")
+    _wait_total(page, 1)
+    assert _rows(page) == [f"formula.{marker.lower()}@example.test"]
+    assert page.locator("[data-testid=console-leads] tbody td[data-col=mail_status]").inner_text() == "Échec"
+
+    day = (now - timedelta(days=3)).date().isoformat()
+    _filter(page, form="", lang="", mail_status="", date_from=day, date_to=day)
+    _wait_total(page, 1)
+    _filter(page, date_from="", date_to="", mail_status="sent", form="kyc_documentation")
+    _wait_total(page, 27)
+
+    # The export link carries the filter; the route checks the role and answers CSV.
+    href = page.get_by_test_id("console-export").get_attribute("href")
+    response = httpx.get(site + href, headers={"cookie": _cookie_header(page)})
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/csv")
+    assert "attachment" in response.headers["content-disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.text)))
+    assert len(rows) == 27 and {r["form"] for r in rows} == {"kyc_documentation"}
+    assert rows[0]["email"] == "p00." + marker.lower() + "@example.test"
+    everything = httpx.get(site + "/api/console/leads.csv", params={"search": marker},
+                           headers={"cookie": _cookie_header(page)}).text
+    assert "'=SUM(A1)" in everything and "\n=SUM" not in everything  # formula neutralised
+    # The export is in the audit log with its filter, the search words left out.
+    [(subject, counts)] = site_server.query(
+        "SELECT subject, counts_json FROM console_audit WHERE action = 'export' ORDER BY id DESC LIMIT 1"
+    )
+    assert marker not in subject and json.loads(counts) == {"lead": 28}
+
+
+def test_a_bad_filter_is_refused_with_a_clear_message_and_keeps_the_table(new_page, site):
+    page = new_page()
+    _login(page, site, "/console", CONSOLE_ADMIN_USER)
+    _granted(page)
+    before = page.get_by_test_id("console-total").inner_text()
+    _filter(page, search="x" * 201)
+    error = page.get_by_test_id("console-filter-error")
+    error.wait_for()
+    assert "200 caractères" in error.inner_text()
+    assert page.get_by_test_id("console-total").inner_text() == before
+
+
+def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server):
+    from marketing_site.services.console import _monday
+
+    this_week = _monday(datetime.now(UTC).date()).isoformat()
+    page = new_page()
+    _login(page, site, "/console", CONSOLE_ADMIN_USER)
+    _granted(page)
+    page.locator("#charts summary").click()  # the chart's figures, under the chart
+    table = page.get_by_test_id("console-weekly-table")
+    row = table.locator("tbody tr").last
+    assert row.locator("th").inner_text() == this_week
+    before = int(row.locator("td[data-col=subscription_documentation]").inner_text())
+    downloads_before = int(page.locator("[data-testid=console-funnel] tr[data-step=downloads] td").inner_text())
+    thanked_before = int(page.locator("[data-testid=console-funnel] tr[data-step=thank_you] td").inner_text())
+    _seed(site_server, [{"name": "Chart", "company": "Chart", "email": f"chart{i}@example.test",
+                         "form": "subscription_documentation", "lang": "en" if i else "fr"} for i in range(3)])
+    page.reload()
+    _granted(page)
+    page.locator("#charts summary").click()
+    row = page.get_by_test_id("console-weekly-table").locator("tbody tr").last
+    assert table.locator("tbody tr").count() == 26
+    assert int(row.locator("td[data-col=subscription_documentation]").inner_text()) == before + 3
+    funnel = page.get_by_test_id("console-funnel")
+    assert int(funnel.locator("tr[data-step=downloads] td").inner_text()) == downloads_before + 3
+    assert funnel.locator("tr[data-step=bookings]").count() == 0  # no booking feature in this build
+    # One of the three was French: only French forms lead to a thank-you page that exists.
+    assert int(funnel.locator("tr[data-step=thank_you] td").inner_text()) == thanked_before + 1
+    # The chart is drawn (bars in the SVG), by recharts on this page only.
+    assert page.locator("[data-testid=console-weekly-chart] .recharts-bar-rectangle").count() > 0
+
+
+# ----------------------------------------------------------------------------- mail
+
+
+def test_retry_one_failed_mail_then_all(new_page, site, site_server, smtp):
+    marker = f"retry{uuid.uuid4().hex[:6]}"
+    ids = _seed(site_server, [{"name": "Retry", "company": marker, "email": f"{marker}.{i}@example.test",
+                               "mail": "failed"} for i in range(2)])
+    page = new_page()
+    _login(page, site, "/console", CONSOLE_ADMIN_USER)
+    _granted(page)
+    failed = page.get_by_test_id("console-failed")
+    [(first_id,)] = site_server.query("SELECT id FROM outbox_message WHERE lead_id = ?", ids[0])
+    row = failed.locator(f"tr[data-message-id='{first_id}']")
+    assert "550 5.1.1" in row.locator("td[data-col=last_error]").inner_text()
+    assert int(page.get_by_test_id("console-outbox-failed").inner_text()) >= 2
+    row.get_by_test_id("console-retry-one").click()
+    page.get_by_test_id("console-requeued").wait_for()
+    assert page.get_by_test_id("console-requeued").inner_text().startswith("1 ")
+    # The outbox worker sends it to the real SMTP server.
+    assert smtp.wait_for(1, subject=f"Console test {marker}.0@example.test")
+    page.get_by_test_id("console-retry-all").click()
+    assert smtp.wait_for(1, subject=f"Console test {marker}.1@example.test")
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        statuses = {s for (s,) in site_server.query(
+            "SELECT status FROM outbox_message WHERE lead_id IN (?, ?)", *ids)}
+        if statuses == {"sent"}:
+            break
+        time.sleep(0.2)
+    assert statuses == {"sent"}
+
+
+# ----------------------------------------------------------------------------- data subjects
+
+
+def test_data_subject_download_and_erasure_leave_nothing_and_an_audit_entry(new_page, site, site_server):
+    marker = f"dsr{uuid.uuid4().hex[:6]}"
+    email = f"{marker}@example.test"
+    _seed(site_server, [
+        {"name": "Personne", "company": marker, "email": email.upper(), "form": "ebook"},
+        {"name": "Personne", "company": marker, "email": email, "form": "white_paper", "mail": "failed"},
+    ])
+    page = new_page()
+    _login(page, site, "/console", CONSOLE_ADMIN_USER)
+    _granted(page)
+    page.locator("#console-subject-email").fill(email)
+    page.get_by_test_id("console-subject-find").click()
+    counts = page.get_by_test_id("console-subject-counts")
+    counts.locator("li[data-holder=lead]").wait_for()
+    assert counts.locator("li[data-holder=lead]").inner_text() == "Leads : 2 ligne(s)"
+    assert counts.locator("li[data-holder=outbox_message]").inner_text() == "Courriels : 2 ligne(s)"
+
+    with page.expect_download() as download:
+        page.get_by_test_id("console-subject-download").click()
+    data = json.loads(open(download.value.path(), encoding="utf-8").read())
+    assert data["email"] == email
+    assert sorted(lead["form"] for lead in data["data"]["lead"]) == ["ebook", "white_paper"]
+    assert len(data["data"]["outbox_message"]) == 2
+
+    page.get_by_test_id("console-erase-confirm").check()
+    page.get_by_test_id("console-subject-erase").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=console-subject-result]')?.innerText.startsWith('Effacé')"
+    )
+    assert site_server.query("SELECT count(*) FROM lead WHERE lower(email) = ?", email) == [(0,)]
+    assert site_server.query("SELECT count(*) FROM outbox_message WHERE lower(reply_to) = ?", email) == [(0,)]
+    entries = site_server.query(
+        "SELECT action, actor_sub, subject, counts_json FROM console_audit ORDER BY id DESC LIMIT 3"
+    )
+    assert [e[0] for e in entries] == ["erase", "download", "lookup"]
+    assert {e[1] for e in entries} == {CONSOLE_ADMIN_USER["sub"]}
+    assert len({e[2] for e in entries}) == 1  # the same subject, as a hash
+    assert json.loads(entries[0][3]) == {"auth_session": 0, "lead": 2, "outbox_message": 2}
+    assert all(marker not in str(e) for e in entries)  # never the data itself
+    # The console shows the log.
+    audit = page.get_by_test_id("console-audit")
+    assert audit.locator("tbody tr").first.locator("td[data-col=action]").inner_text() == "erase"
+    assert audit.locator("tbody tr").first.locator("td[data-col=actor]").inner_text() == CONSOLE_ADMIN_USER["email"]
