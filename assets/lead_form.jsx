@@ -134,7 +134,7 @@ export function LeadForm({
       if (status === 429) {
         message = throttledMessage(response.headers.get("Retry-After"), throttledSecondsText, throttledMinutesText);
       } else if (status === 422) {
-        const errors = await response.json().then((body) => body.errors || {}, () => ({}));
+        const errors = await response.json().then((body) => (body && body.errors) || {}, () => ({}));
         const onFields = Object.fromEntries(fields.filter((f) => errors[f.name]).map((f) => [f.name, errors[f.name]]));
         if (Object.keys(onFields).length > 0) {
           setFieldErrors(onFields);

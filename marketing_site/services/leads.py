@@ -35,7 +35,6 @@ MAX_TEXT_LENGTH = 5000
 # The same submission again within this window is the same lead (double click, retry).
 IDEMPOTENCY_WINDOW = timedelta(minutes=10)
 HONEYPOT_FIELD = "website"
-FIELDS = ("name", "firstname", "phone", "company", "email")
 FORM_BY_SUBJECT = {definition["subject"]: key for key, definition in FORMS.items()}
 
 # ----------------------------------------------------------------------------- contact-field rules
@@ -93,7 +92,7 @@ CONTACT_FIELDS = (
     FieldRule("company", "text", "organization", TEXT_PATTERN, "text"),
     FieldRule("email", "email", "email", EMAIL_PATTERN, "email"),
 )
-_RULES = {rule.name: rule for rule in CONTACT_FIELDS}
+FIELDS = tuple(rule.name for rule in CONTACT_FIELDS)
 _COMPILED = {rule.name: re.compile(rule.pattern) for rule in CONTACT_FIELDS}
 
 
