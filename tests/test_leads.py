@@ -247,6 +247,8 @@ def test_outbox_retries_4xx_and_downtime_and_gives_up_on_5xx(service, monkeypatc
     monkeypatch.setenv("SMTP_PORT", str(sink.port))
     monkeypatch.setenv("SMTP_STARTTLS", "false")
     monkeypatch.setenv("SMTP_TIMEOUT_SECONDS", "2")
+    # A retry must not fall due within the same pass (the test makes it due with _force_due).
+    monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "5")
     settings.get_settings.cache_clear()
     service.submit_lead(lead_payload(), "10.0.0.8")
     # Server down: a temporary failure, retried later.
