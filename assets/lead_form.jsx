@@ -3,20 +3,32 @@
 //                     (English pages, after consent), then the thank-you route.
 //   other status   -> error true; mailSent takes the form's own failure value
 //                     (white paper: true, e-book: unset, documentation: false).
+//                     422: the server's per-field messages next to the fields;
+//                     429: when to try again (Retry-After); else the generic message.
 //   network error  -> error true, mailSent false (the button stays).
 // While mailSent is true the button is replaced by the thank-you message.
+// Before sending, each field is checked with the server's own rules (the `fields` prop carries
+// its pattern, maximum length and messages): what the server would refuse is explained next to
+// the field, in the page's language, and nothing is sent.
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 
 const THANKS_DELAY_MS = 1200;
 
-const FIELDS = [
-  { name: "name", type: "text", autoComplete: "family-name" },
-  { name: "firstname", type: "text", autoComplete: "given-name" },
-  { name: "phone", type: "tel", autoComplete: "tel" },
-  { name: "company", type: "text", autoComplete: "organization" },
-  { name: "email", type: "email", autoComplete: "email" },
-];
+// The message for a field the browser's constraint checks refuse (required, pattern, type, length).
+function fieldMessage(input, field) {
+  const v = input.validity;
+  if (v.valid) return null;
+  if (v.valueMissing) return field.messages.required;
+  if (v.tooLong) return field.messages.tooLong;
+  return field.messages.mismatch;
+}
+
+function throttledMessage(retryAfter, secondsText, minutesText) {
+  const seconds = Math.max(1, parseInt(retryAfter, 10) || 60);
+  if (seconds < 90) return secondsText.replace("{n}", String(seconds));
+  return minutesText.replace("{n}", String(Math.ceil(seconds / 60)));
+}
 
 function newKey() {
   if (typeof crypto !== "undefined" && crypto.randomUUID) return crypto.randomUUID();
@@ -41,11 +53,14 @@ export function LeadForm({
   formKey,
   subject,
   lang,
-  labels,
+  fields,
   submitLabel,
   submittingLabel,
   successText,
   errorText,
+  invalidText,
+  throttledSecondsText,
+  throttledMinutesText,
   requiredNote,
   honeypotLabel,
   privacyText,
@@ -60,6 +75,9 @@ export function LeadForm({
   const [mailSent, setMailSent] = useState(undefined);
   const [error, setError] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  // The message above the button when error is true (generic, 422 summary or 429 wait).
+  const [errorMessage, setErrorMessage] = useState(errorText);
+  const [fieldErrors, setFieldErrors] = useState({});
   const startedAt = useRef(0);
   const idempotencyKey = useRef("");
   const navigate = useNavigate();
@@ -73,11 +91,24 @@ export function LeadForm({
   const onSubmit = async (event) => {
     event.preventDefault();
     if (submitting) return;
-    const values = Object.fromEntries(new FormData(event.currentTarget).entries());
+    const formElement = event.currentTarget;
+    const refused = {};
+    for (const field of fields) {
+      const message = fieldMessage(formElement.elements.namedItem(field.name), field);
+      if (message) refused[field.name] = message;
+    }
+    setFieldErrors(refused);
+    const firstRefused = fields.find((field) => refused[field.name]);
+    if (firstRefused) {
+      formElement.elements.namedItem(firstRefused.name).focus();
+      return;
+    }
+    const values = Object.fromEntries(new FormData(formElement).entries());
     setSubmitting(true);
     let status = 0;
+    let response = null;
     try {
-      const response = await fetch("/api/v1/mail/send", {
+      response = await fetch("/api/v1/mail/send", {
         method: "POST",
         headers: { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey.current },
         body: JSON.stringify({
@@ -92,17 +123,31 @@ export function LeadForm({
       });
       status = response.status;
     } catch (networkError) {
+      setErrorMessage(errorText);
       setError(true);
       setMailSent(false);
       setSubmitting(false);
       return;
     }
-    setSubmitting(false);
     if (status !== 200) {
+      let message = errorText;
+      if (status === 429) {
+        message = throttledMessage(response.headers.get("Retry-After"), throttledSecondsText, throttledMinutesText);
+      } else if (status === 422) {
+        const errors = await response.json().then((body) => (body && body.errors) || {}, () => ({}));
+        const onFields = Object.fromEntries(fields.filter((f) => errors[f.name]).map((f) => [f.name, errors[f.name]]));
+        if (Object.keys(onFields).length > 0) {
+          setFieldErrors(onFields);
+          message = invalidText;
+        }
+      }
+      setSubmitting(false);
+      setErrorMessage(message);
       setError(true);
       setMailSent(failureMailSent === null ? undefined : failureMailSent);
       return;
     }
+    setSubmitting(false);
     setMailSent(true);
     setError(false);
     download(fileUrl, fileName);
@@ -118,35 +163,48 @@ export function LeadForm({
       className="lead-form"
       id={id}
       onSubmit={onSubmit}
-      noValidate={false}
+      noValidate
       aria-describedby={`${id}-privacy`}
       data-mail-sent={mailSent === undefined ? "unset" : String(mailSent)}
       data-error={String(error)}
     >
       <p className="lead-form__note">{requiredNote}</p>
-      {FIELDS.map((field) => (
-        <div className="field" key={field.name}>
-          <label className="field__label" htmlFor={`${id}-${field.name}`}>
-            {labels[field.name]}
-          </label>
-          <input
-            className="field__input"
-            id={`${id}-${field.name}`}
-            name={field.name}
-            type={field.type}
-            autoComplete={field.autoComplete}
-            required
-            maxLength={200}
-          />
-        </div>
-      ))}
+      {fields.map((field) => {
+        const inputId = `${id}-${field.name}`;
+        const message = fieldErrors[field.name];
+        return (
+          <div className="field" key={field.name}>
+            <label className="field__label" htmlFor={inputId}>
+              {field.label}
+            </label>
+            <input
+              className="field__input"
+              id={inputId}
+              name={field.name}
+              type={field.type}
+              autoComplete={field.autoComplete}
+              required
+              maxLength={field.maxLength}
+              pattern={field.pattern}
+              aria-invalid={message ? "true" : undefined}
+              aria-describedby={message ? `${inputId}-error` : undefined}
+              onInput={() => message && setFieldErrors((current) => ({ ...current, [field.name]: undefined }))}
+            />
+            {message ? (
+              <p className="field__error" id={`${inputId}-error`}>
+                {message}
+              </p>
+            ) : null}
+          </div>
+        );
+      })}
       <div className="lead-form__trap" aria-hidden="true">
         <label htmlFor={`${id}-website`}>{honeypotLabel}</label>
         <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" />
       </div>
       {error ? (
         <p className="lead-form__error" role="alert">
-          {errorText}
+          {errorMessage}
         </p>
       ) : null}
       {mailSent === true ? (

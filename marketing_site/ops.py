@@ -22,7 +22,7 @@ from sqlmodel import select
 from marketing_site.db import new_session
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 
-LEAD_COLUMNS = ("id", "created_at", "form", "lang", "name", "firstname", "phone", "company", "email")
+LEAD_COLUMNS = ("id", "created_at", "form", "lang", "name", "firstname", "phone", "company", "email", "flags")
 
 
 def list_leads(form: str | None, limit: int) -> list[Lead]:
@@ -97,7 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.command == "leads":
         for lead in list_leads(args.form, args.limit):
-            print(f"{lead.id:>6}  {lead.created_at:%Y-%m-%d %H:%M}  {lead.form:<26} {lead.firstname} {lead.name} <{lead.email}>  {lead.company}")
+            flags = f"  [flagged: {lead.flags}]" if lead.flags else ""
+            print(
+                f"{lead.id:>6}  {lead.created_at:%Y-%m-%d %H:%M}  {lead.form:<26} {lead.lang}  "
+                f"{lead.firstname} {lead.name} <{lead.email}>  {lead.company}{flags}"
+            )
     elif args.command == "export":
         if args.output:
             with open(args.output, "w", newline="", encoding="utf-8") as out:

@@ -149,9 +149,11 @@ def get_settings() -> Settings:
         mail_from=_env("MAIL_FROM", "Nereo <noreply@nereo-wealth.fr>"),
         lead_mail_to=_env("LEAD_MAIL_TO", "leads@nereo-wealth.fr"),
         mail_sink_dir=_env("MAIL_SINK_DIR") or str(PROJECT_ROOT / "var" / "mail"),
-        rate_limit_per_ip=_int("RATE_LIMIT_PER_IP", 5),
-        rate_limit_per_email=_int("RATE_LIMIT_PER_EMAIL", 3),
-        rate_limit_window_seconds=_int("RATE_LIMIT_WINDOW_SECONDS", 60),
+        # An office behind one address: 100 requests per 10 min lets 30+ colleagues through, yet
+        # a burst is mostly refused. Per email: the five documents, each retried once.
+        rate_limit_per_ip=_int("RATE_LIMIT_PER_IP", 100),
+        rate_limit_per_email=_int("RATE_LIMIT_PER_EMAIL", 10),
+        rate_limit_window_seconds=_int("RATE_LIMIT_WINDOW_SECONDS", 600),
         lead_min_fill_seconds=float(_env("LEAD_MIN_FILL_SECONDS", "2") or 2),
         outbox_retry_base_seconds=float(_env("OUTBOX_RETRY_BASE_SECONDS", "30") or 30),
         outbox_max_attempts=_int("OUTBOX_MAX_ATTEMPTS", 12),

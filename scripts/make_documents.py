@@ -1,4 +1,5 @@
-"""Write the five downloadable PDF documents (SPEC §3) from `marketing_site.content.downloads`.
+"""Write the five downloadable PDF documents (SPEC §3), in French and in English, from
+`marketing_site.content.downloads` and `marketing_site.content.downloads_en`.
 
 Usage: .venv/bin/python scripts/make_documents.py [output_dir]      (default: files/)
 
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from marketing_site.brand import BRAND_NAME, LEGAL_NAME  # noqa: E402
-from marketing_site.content.downloads import COVER_TAGLINE, DOCUMENTS  # noqa: E402
+from marketing_site.content.downloads import LANGS, documents_in, layout_words  # noqa: E402
 
 OUTPUT_DIR = ROOT / "files"
 CREATOR = "scripts/make_documents.py"
@@ -126,6 +127,11 @@ def pdf_text(text: str) -> str:
 def pdf_info_text(text: str) -> str:
     """A PDF text string for the document information dictionary (UTF-16BE with BOM, hex)."""
     return "<FEFF" + text.encode("utf-16-be").hex().upper() + ">"
+
+
+def typography(text: str, lang: str) -> str:
+    """French typography for French documents; typographic apostrophes only for English ones."""
+    return french_typography(text) if lang == "fr" else text.replace("'", "’")
 
 
 def french_typography(text: str) -> str:
@@ -293,19 +299,28 @@ BULLET_INDENT = 15.0
 CALLOUT_PADDING = 12.0
 
 
-def _spans(value: str | tuple[str, str], font: str = REGULAR) -> list[Span]:
+def _lang_spans(value: str | tuple[str, str], font: str = REGULAR, lang: str = "fr") -> list[Span]:
     """Rich text of a content value: a plain string, or a (bold term, text) pair."""
     if isinstance(value, str):
-        return [(font, french_typography(value))]
+        return [(font, typography(value, lang))]
     term, text = value
-    return [(BOLD, french_typography(term)), (REGULAR, french_typography(" : " + text))]
+    separator = " : " if lang == "fr" else ": "
+    return [(BOLD, typography(term, lang)), (REGULAR, typography(separator + text, lang))]
 
 
-def render_document(doc: dict) -> bytes:
-    """Lay out one document of `DOCUMENTS` and return the bytes of its PDF."""
+def render_document(doc: dict, lang: str = "fr") -> bytes:
+    """Lay out one document of `documents_in(lang)` and return the bytes of its PDF."""
+    words = layout_words(lang)
     writer = PdfWriter(
-        title=french_typography(doc["title"]), author=LEGAL_NAME, subject=french_typography(doc["subtitle"])
+        title=typography(doc["title"], lang),
+        author=LEGAL_NAME,
+        subject=typography(doc["subtitle"], lang),
+        lang=words["pdf_lang"],
     )
+
+    def _spans(value: str | tuple[str, str], font: str = REGULAR) -> list[Span]:
+        return _lang_spans(value, font, lang)
+
     cover = writer.add_page()
     contents: list[tuple[str, int]] = []  # (section heading, page number) for the table of contents
     page = cover
@@ -412,10 +427,10 @@ def render_document(doc: dict) -> bytes:
         cover.text(MARGIN_X, y + 6, line, 14, COVER_SUBTITLE)
     if y < PAGE_HEIGHT - 430:
         raise ValueError(f"the title and subtitle of {doc['title']!r} do not fit in the cover band")
-    cover.text(MARGIN_X, PAGE_HEIGHT - 448, french_typography(COVER_TAGLINE), 9, COVER_SUBTITLE)
+    cover.text(MARGIN_X, PAGE_HEIGHT - 448, typography(words["tagline"], lang), 9, COVER_SUBTITLE)
 
     y = PAGE_HEIGHT - 530
-    cover.text(MARGIN_X, y, "Sommaire", 13, NAVY, BOLD)
+    cover.text(MARGIN_X, y, words["contents"], 13, NAVY, BOLD)
     y -= 10
     for heading, number in contents:
         lines = wrap_spans(_spans(heading), CONTENT_WIDTH - 40, 10.5)
@@ -431,7 +446,7 @@ def render_document(doc: dict) -> bytes:
 
     # Header and footer of every page, now that the page count is known.
     total = len(writer.pages)
-    footer = french_typography(f"© {LEGAL_NAME}")
+    footer = typography(f"© {LEGAL_NAME}", lang)
     for number, each in enumerate(writer.pages, start=1):
         each.line(MARGIN_X, 54, MARGIN_X + CONTENT_WIDTH, 54, RULE)
         each.text(MARGIN_X, 40, footer, 8, MUTED)
@@ -439,28 +454,29 @@ def render_document(doc: dict) -> bytes:
             continue
         each.text_right(MARGIN_X + CONTENT_WIDTH, 40, f"{number} / {total}", 8, MUTED)
         each.text(MARGIN_X, PAGE_HEIGHT - 48, BRAND_NAME.upper(), 8, NAVY, BOLD, spacing=1.5)
-        each.text_right(MARGIN_X + CONTENT_WIDTH, PAGE_HEIGHT - 48, french_typography(doc["title"]), 8, MUTED)
+        each.text_right(MARGIN_X + CONTENT_WIDTH, PAGE_HEIGHT - 48, typography(doc["title"], lang), 8, MUTED)
         each.line(MARGIN_X, PAGE_HEIGHT - 58, MARGIN_X + CONTENT_WIDTH, PAGE_HEIGHT - 58, GOLD, 0.8)
     return writer.to_bytes()
 
 
-def write_documents(output_dir: Path = OUTPUT_DIR) -> dict[str, Path]:
-    """Render every document of `DOCUMENTS` into `output_dir`; return the written paths by key."""
+def write_documents(output_dir: Path = OUTPUT_DIR) -> dict[tuple[str, str], Path]:
+    """Render every document in every language into `output_dir`; return the paths by (lang, key)."""
     output_dir.mkdir(parents=True, exist_ok=True)
     written = {}
-    for key, doc in DOCUMENTS.items():
-        path = output_dir / doc["file"]
-        path.write_bytes(render_document(doc))
-        written[key] = path
+    for lang in LANGS:
+        for key, doc in documents_in(lang).items():
+            path = output_dir / doc["file"]
+            path.write_bytes(render_document(doc, lang))
+            written[lang, key] = path
     return written
 
 
 def main(argv: list[str]) -> int:
     output_dir = Path(argv[0]) if argv else OUTPUT_DIR
-    for key, path in write_documents(output_dir).items():
+    for (lang, key), path in write_documents(output_dir).items():
         data = path.read_bytes()
         pages = data.count(b"/Type /Page ")
-        print(f"{key:28} {path.name:52} {pages} pages {len(data) / 1024:6.1f} KB")
+        print(f"{lang} {key:28} {path.name:52} {pages} pages {len(data) / 1024:6.1f} KB")
     return 0
 
 

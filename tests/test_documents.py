@@ -1,8 +1,9 @@
-"""The five downloadable PDFs (SPEC §3): committed in files/, valid-looking, small, and in sync.
+"""The five downloadable PDFs (SPEC §3), in French and English: committed in files/, valid-looking,
+small, in sync, and each in its own language.
 
 No server is needed: the committed files are compared byte for byte with a fresh rendering of
-`marketing_site.content.downloads` by scripts/make_documents.py, so a text change that was not
-followed by `.venv/bin/python scripts/make_documents.py` fails here.
+`marketing_site.content.downloads` (and `downloads_en`) by scripts/make_documents.py, so a text
+change that was not followed by `.venv/bin/python scripts/make_documents.py` fails here.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from marketing_site.content.downloads import DOCUMENTS
+from marketing_site.content.downloads import DOCUMENTS, LANGS, documents_in
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = ROOT / "files"
@@ -26,27 +27,32 @@ def _load_generator():
     return module
 
 
+EVERY = [(lang, key) for lang in LANGS for key in DOCUMENTS]
+
+
 @pytest.fixture(scope="module")
-def regenerated(tmp_path_factory) -> dict[str, Path]:
-    """Every document rendered afresh into a temporary directory, by key."""
+def regenerated(tmp_path_factory) -> dict[tuple[str, str], Path]:
+    """Every document rendered afresh into a temporary directory, by (lang, key)."""
     return _load_generator().write_documents(tmp_path_factory.mktemp("documents"))
 
 
-def test_the_five_documents_are_declared():
-    assert set(DOCUMENTS) == {
-        "ebook",
-        "white_paper",
-        "portal_documentation",
-        "kyc_documentation",
-        "subscription_documentation",
-    }
-    assert len({doc["file"] for doc in DOCUMENTS.values()}) == len(DOCUMENTS)
-    assert len({doc["display_name"] for doc in DOCUMENTS.values()}) == len(DOCUMENTS)
+def test_the_five_documents_are_declared_in_both_languages():
+    for lang in LANGS:
+        assert set(documents_in(lang)) == {
+            "ebook",
+            "white_paper",
+            "portal_documentation",
+            "kyc_documentation",
+            "subscription_documentation",
+        }
+    every = [documents_in(lang)[key] for lang, key in EVERY]
+    assert len({doc["file"] for doc in every}) == len(every)
+    assert len({doc["display_name"] for doc in every}) == len(every)
 
 
-@pytest.mark.parametrize("key", DOCUMENTS)
-def test_committed_file_is_a_small_pdf(key):
-    path = FILES / DOCUMENTS[key]["file"]
+@pytest.mark.parametrize(("lang", "key"), EVERY)
+def test_committed_file_is_a_small_pdf(lang, key):
+    path = FILES / documents_in(lang)[key]["file"]
     assert path.is_file(), f"missing {path}: run scripts/make_documents.py"
     data = path.read_bytes()
     assert data.startswith(b"%PDF-")
@@ -55,17 +61,42 @@ def test_committed_file_is_a_small_pdf(key):
     assert 4 <= data.count(b"/Type /Page ") <= 8
 
 
-@pytest.mark.parametrize("key", DOCUMENTS)
-def test_display_name_is_a_safe_pdf_name(key):
-    name = DOCUMENTS[key]["display_name"]
+@pytest.mark.parametrize(("lang", "key"), EVERY)
+def test_display_name_is_a_safe_pdf_name(lang, key):
+    name = documents_in(lang)[key]["display_name"]
     assert name.endswith(".pdf")
     assert "/" not in name and "\\" not in name
     assert name.isascii() and name.isprintable()
 
 
-@pytest.mark.parametrize("key", DOCUMENTS)
-def test_committed_file_matches_the_content_module(key, regenerated):
-    committed = (FILES / DOCUMENTS[key]["file"]).read_bytes()
-    assert regenerated[key].read_bytes() == committed, (
-        f"files/{DOCUMENTS[key]['file']} is out of date: run .venv/bin/python scripts/make_documents.py"
+@pytest.mark.parametrize(("lang", "key"), EVERY)
+def test_committed_file_matches_the_content_module(lang, key, regenerated):
+    name = documents_in(lang)[key]["file"]
+    assert regenerated[lang, key].read_bytes() == (FILES / name).read_bytes(), (
+        f"files/{name} is out of date: run .venv/bin/python scripts/make_documents.py"
     )
+
+
+# Words only a document in that language has (PDF text is stored as literal strings).
+LANGUAGE_MARKERS = {"fr": (b"/Lang (fr-FR)", b"(Sommaire)"), "en": (b"/Lang (en-GB)", b"(Contents)")}
+
+
+@pytest.mark.parametrize(("lang", "key"), EVERY)
+def test_each_document_is_in_its_language(lang, key):
+    doc = documents_in(lang)[key]
+    data = (FILES / doc["file"]).read_bytes()
+    for marker in LANGUAGE_MARKERS[lang]:
+        assert marker in data
+    other = "en" if lang == "fr" else "fr"
+    assert not any(marker in data for marker in LANGUAGE_MARKERS[other])
+    # Same structure in both languages: the English text is a translation, section by section.
+    counterpart = documents_in(other)[key]
+    assert len(doc["sections"]) == len(counterpart["sections"])
+    assert [len(s["blocks"]) for s in doc["sections"]] == [len(s["blocks"]) for s in counterpart["sections"]]
+
+
+def test_english_display_names_are_english():
+    for key, doc in documents_in("en").items():
+        assert doc["display_name"] != DOCUMENTS[key]["display_name"]
+        for french in ("Documentation ", "nouvelle", "livre blanc", "Parcours", "tendances"):
+            assert french not in doc["display_name"]

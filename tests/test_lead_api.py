@@ -9,6 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
+from lead_corpus import ACCEPTED, BASE, REFUSED, variants
+from marketing_site.content.downloads import document_for
+from marketing_site.content.lead_forms import EN, FORMS, FR
 from servers import SiteServer, free_port
 from test_leads import EBOOK_SUBJECT, lead_payload
 
@@ -34,7 +37,7 @@ def test_valid_request_is_accepted_stored_and_mailed(site_server, smtp):
         ({"email": "nope"}, {}, 422),
         ({"company": "x" * 201}, {}, 422),
         ({"name": "A\r\nB"}, {}, 422),
-        ({"website": "filled"}, {}, 422),
+        ({"email": "ada@intranet"}, {}, 422),
         ({"subject": "Something else"}, {}, 422),
         ("name=Dupont", {"Content-Type": "application/x-www-form-urlencoded"}, 415),
         ("{not json", {"Content-Type": "application/json"}, 422),
@@ -65,27 +68,105 @@ def test_openapi_schema_describes_the_endpoint(site):
     assert EBOOK_SUBJECT in schema["components"]["schemas"]["Lead"]["properties"]["subject"]["enum"]
 
 
+def test_every_plausible_variant_is_accepted_over_http(site_server, smtp):
+    """The corpus through the real API: every plausible value accepted, stored and mailed."""
+    client = httpx.Client(base_url=site_server.url, timeout=30)
+    run = time.time_ns()
+    for index, (field, value) in enumerate(variants(ACCEPTED)):
+        email = value if field == "email" else f"corpus-{run}-{index}@example.com"
+        payload = lead_payload(**{**BASE, "email": email, field: value})
+        response = client.post(API, json=payload)
+        assert response.status_code == 200, (field, value, response.text)
+    stored = site_server.query("SELECT COUNT(*) FROM lead WHERE email LIKE ?", f"corpus-{run}-%")[0][0]
+    assert stored == len(variants(ACCEPTED)) - len(ACCEPTED["email"])
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_refused_variants_get_a_422_with_the_field_message_in_the_page_language(site_server, lang):
+    messages = (FR if lang == "fr" else EN)["field_errors"]
+    for field, value in variants(REFUSED):
+        payload = lead_payload(**{**BASE, "email": f"refused-{time.time_ns()}@example.com", field: value}, lang=lang)
+        response = httpx.post(site_server.url + API, json=payload)
+        assert response.status_code == 422, (field, value)
+        errors = response.json()["errors"]
+        assert set(errors) == {field} and errors[field] in messages.values(), (field, value, errors)
+
+
+def test_a_filled_trap_or_a_fast_form_is_accepted_and_flagged(site_server, smtp):
+    email = f"flagged-{time.time_ns()}@example.com"
+    response = httpx.post(site_server.url + API, json=lead_payload(email=email, website="filled", elapsedMs=120))
+    assert response.status_code == 200
+    assert site_server.query("SELECT flags FROM lead WHERE email = ?", email) == [("fast,honeypot",)]
+    [mail] = smtp.wait_for(1, subject=EBOOK_SUBJECT, reply_to=email)
+    assert "À vérifier : champ piège rempli" in mail.get_payload(decode=True).decode()
+
+
 @pytest.fixture(scope="module")
-def burst_site(workdir):
-    server = SiteServer(free_port(), workdir, RATE_LIMIT_PER_IP="5", RATE_LIMIT_WINDOW_SECONDS="60")
+def default_limits_site(workdir):
+    """A site with the production rate limits (the session's site lifts the per-IP one)."""
+    server = SiteServer(free_port(), workdir, RATE_LIMIT_PER_IP="", RATE_LIMIT_PER_EMAIL="", RATE_LIMIT_WINDOW_SECONDS="")
     server.migrate()
     server.start()
     yield server
     server.stop()
 
 
-def test_a_burst_from_one_client_is_throttled_and_the_site_keeps_answering(burst_site):
-    url = burst_site.url + API
+def _from(address: str) -> httpx.Client:
+    """A client whose requests come from `address` (any 127.x.y.z reaches loopback on Linux):
+    each test is its own office, with its own per-address budget."""
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=30)
 
-    def send(i):
-        return httpx.post(url, json=lead_payload(email=f"burst{i}@example.com"), timeout=30)
 
-    with ThreadPoolExecutor(16) as pool:
-        responses = list(pool.map(send, range(1000)))
+def test_thirty_colleagues_behind_one_address_are_all_accepted(default_limits_site):
+    with _from("127.0.0.2") as office:
+        statuses = [
+            office.post(default_limits_site.url + API, json=lead_payload(email=f"colleague{i}@bank.example.com")).status_code
+            for i in range(30)
+        ]
+    assert statuses == [200] * 30
+    rows = default_limits_site.query("SELECT COUNT(*) FROM lead WHERE email LIKE 'colleague%@bank.example.com'")
+    assert rows == [(30,)]
+
+
+def test_one_person_may_download_all_five_documents_in_both_languages(default_limits_site, smtp):
+    email = f"all-five-{time.time_ns()}@example.com"
+    with _from("127.0.0.3") as office:
+        for lang in ("fr", "en"):
+            statuses = [
+                office.post(
+                    default_limits_site.url + API,
+                    json=lead_payload(email=email, subject=definition["subject"], lang=lang),
+                ).status_code
+                for definition in FORMS.values()
+            ]
+            assert statuses == [200] * 5, lang
+    assert default_limits_site.query("SELECT COUNT(*) FROM lead WHERE email = ?", email) == [(10,)]
+
+
+def test_a_burst_from_one_address_is_throttled_and_the_site_keeps_answering(default_limits_site):
+    url = default_limits_site.url + API
+    with _from("127.0.0.4") as attacker:
+
+        def send(i):
+            return attacker.post(url, json=lead_payload(email=f"burst{i}@example.com"))
+
+        with ThreadPoolExecutor(16) as pool:
+            responses = list(pool.map(send, range(1000)))
     statuses = [r.status_code for r in responses]
-    assert statuses.count(200) == 5
-    assert statuses.count(429) == 995
+    assert statuses.count(200) == 100  # RATE_LIMIT_PER_IP's default, per 10 minutes
+    assert statuses.count(429) == 900
     assert all(int(r.headers["Retry-After"]) >= 1 for r in responses if r.status_code == 429)
-    assert burst_site.query("SELECT COUNT(*) FROM lead") == [(5,)]
+    assert default_limits_site.query("SELECT COUNT(*) FROM lead WHERE email LIKE 'burst%'") == [(100,)]
     for path in ("/", "/en/pricing", "/ping"):
-        assert httpx.get(burst_site.url + path).status_code == 200
+        assert httpx.get(default_limits_site.url + path).status_code == 200
+    # Another office is not affected.
+    with _from("127.0.0.5") as other:
+        assert other.post(url, json=lead_payload(email="other-office@example.com")).status_code == 200
+
+
+def test_english_documents_are_served_under_english_names(site):
+    for key in FORMS:
+        document = document_for(FORMS[key]["document"], "en")
+        response = httpx.get(site + "/files/" + document["file"])
+        assert response.status_code == 200 and response.content.startswith(b"%PDF-")
+        assert f'filename="{document["display_name"]}"' in response.headers["content-disposition"]

@@ -8,16 +8,17 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from marketing_site.content.downloads import DOCUMENTS
+from marketing_site.content.downloads import LANGS, document_for, documents_in
 from marketing_site.settings import PROJECT_ROOT
 
 FILES_DIR = PROJECT_ROOT / "files"
 PREFIX = "/files/"
-_BY_FILE = {doc["file"]: doc for doc in DOCUMENTS.values()}
+# Every document in every language (the French and English files have different names).
+_BY_FILE = {doc["file"]: doc for lang in LANGS for doc in documents_in(lang).values()}
 
 
-def file_url(document_key: str) -> str:
-    return PREFIX + quote(DOCUMENTS[document_key]["file"])
+def file_url(document_key: str, lang: str = "fr") -> str:
+    return PREFIX + quote(document_for(document_key, lang)["file"])
 
 
 async def download(request: Request) -> Response:

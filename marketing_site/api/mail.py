@@ -58,7 +58,7 @@ async def send_mail(request: Request) -> JSONResponse:
     )
     if result.status == "rate_limited":
         return JSONResponse(
-            {"error": "Too many requests. Try again later."},
+            {"error": f"Too many requests. Try again in {result.retry_after} seconds."},
             429,
             headers={"Retry-After": str(result.retry_after)},
         )
@@ -97,11 +97,12 @@ OPENAPI = {
                     "413": {"description": "Body larger than 16 KiB."},
                     "415": {"description": "Body is not JSON."},
                     "422": {
-                        "description": "Invalid fields.",
+                        "description": "Invalid fields; messages on the contact fields are in `lang`.",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}},
                     },
                     "429": {
-                        "description": "Too many requests.",
+                        "description": "Too many requests from this address or for this email; retry "
+                        "after Retry-After seconds.",
                         "headers": {"Retry-After": {"schema": {"type": "integer"}}},
                     },
                 },
@@ -133,16 +134,34 @@ OPENAPI = {
                     "name": _text(),
                     "firstname": _text(),
                     "nom": {**_text(), "description": "The first name, as the generic form calls it."},
-                    "phone": {**_text(), "pattern": r"^\+?[0-9 ().\-/]{6,30}$"},
+                    "phone": {
+                        **_text(),
+                        "description": "6 to 20 digits; spaces, dots, dashes, brackets, a leading + and an "
+                        "extension (\"poste 12\", \"ext. 12\", \"#12\") are accepted. The exact rule is "
+                        "the `pattern` attribute of the site's form (services.leads.PHONE_PATTERN).",
+                    },
                     "company": _text(),
-                    "email": {**_text(), "format": "email"},
+                    "email": {
+                        **_text(),
+                        "format": "email",
+                        "description": "local@domain.tld; internationalised domains are accepted, a domain "
+                        "without a dot is not (services.leads.EMAIL_PATTERN).",
+                    },
                     "subject": {"type": "string", "enum": [f["subject"] for f in FORMS.values()]},
                     "text": {"type": "string", "maxLength": MAX_TEXT_LENGTH},
                     "mailSent": {"type": "boolean", "nullable": True},
                     "error": {"type": "boolean", "nullable": True},
-                    "lang": {"type": "string", "enum": ["fr", "en"]},
-                    "elapsedMs": {"type": "number", "description": "Time spent filling the form."},
-                    HONEYPOT_FIELD: {"type": "string", "maxLength": 0, "description": "Must stay empty."},
+                    "lang": {"type": "string", "enum": ["fr", "en"], "description": "Language of the page: "
+                             "of the document mailed about and of the 422 messages."},
+                    "elapsedMs": {
+                        "type": "number",
+                        "description": "Time spent filling the form; below LEAD_MIN_FILL_SECONDS the lead is "
+                        "accepted and flagged (autofill is fast too).",
+                    },
+                    HONEYPOT_FIELD: {
+                        "type": "string",
+                        "description": "Should stay empty; a value flags the lead (autofill may fill it).",
+                    },
                 },
             },
             "Health": {

@@ -1,7 +1,8 @@
 """The one lead form (SPEC §3 generic form), driven by a form definition and a language.
 
-The form itself is client-side React (`assets/lead_form.jsx`): it posts to the JSON API and
-applies the per-form state rules of SPEC §4 from the response status alone.
+The form itself is client-side React (`assets/lead_form.jsx`): it checks the fields with the
+server's own rules (patterns and messages from `services.leads.contact_field_specs`), posts to
+the JSON API and applies the per-form state rules of SPEC §4 from the response status.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import reflex as rx
 from marketing_site import routes
 from marketing_site.api.files import file_url
 from marketing_site.content import downloads, lead_forms
+from marketing_site.services.leads import contact_field_specs
 
 
 class LeadForm(rx.Component):
@@ -20,11 +22,15 @@ class LeadForm(rx.Component):
     form_key: rx.Var[str]
     subject: rx.Var[str]
     lang: rx.Var[str]
-    labels: rx.Var[dict[str, str]]
+    # The contact fields with their rules and messages (services.leads, the server's own).
+    fields: rx.Var[list[dict]]
     submit_label: rx.Var[str]
     submitting_label: rx.Var[str]
     success_text: rx.Var[str]
     error_text: rx.Var[str]
+    invalid_text: rx.Var[str]
+    throttled_seconds_text: rx.Var[str]
+    throttled_minutes_text: rx.Var[str]
     required_note: rx.Var[str]
     honeypot_label: rx.Var[str]
     privacy_text: rx.Var[str]
@@ -41,22 +47,25 @@ def lead_form(form_key: str, lang: str) -> rx.Component:
     """The form of `lead_forms.FORMS[form_key]` in `lang` (labels, texts, thank-you route)."""
     definition = lead_forms.FORMS[form_key]
     words = lead_forms.FR if lang == "fr" else lead_forms.EN
-    document = downloads.DOCUMENTS[definition["document"]]
+    document = downloads.document_for(definition["document"], lang)
     return LeadForm.create(
         form_key=form_key,
         subject=definition["subject"],
         lang=lang,
-        labels=words["labels"],
+        fields=contact_field_specs(lang),
         submit_label=words["submit"],
         submitting_label=words["submitting"],
         success_text=words["success"].get(form_key, words["success"]["default"]),
         error_text=words["error"],
+        invalid_text=words["invalid"],
+        throttled_seconds_text=words["throttled_seconds"],
+        throttled_minutes_text=words["throttled_minutes"],
         required_note=words["required_note"],
         honeypot_label=words["honeypot"],
         privacy_text=words["privacy"],
         privacy_href=routes.PRIVACY.path(lang),
         privacy_link_label=words["privacy_link"],
-        file_url=file_url(definition["document"]),
+        file_url=file_url(definition["document"], lang),
         file_name=document["display_name"],
         thanks_path=definition["thanks"][lang],
         failure_mail_sent=definition["on_failure_mail_sent"],

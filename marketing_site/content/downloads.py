@@ -11,9 +11,11 @@ Each document has:
 - `sections`: a list of `{"heading", "blocks"}`. A block is a lead paragraph, a paragraph, a
   subheading, a bullet list or a call-out box; a list item is a string or a (bold term, text) pair.
 
-The documents are in French, the site's default language. Write straight apostrophes and plain
-spaces before « : ; ! ? »: the generator applies French typography (’ and non-breaking spaces).
-Only characters of Windows-1252 can be used (the PDF fonts are the standard WinAnsi ones).
+This module holds the French documents (the site's default language); `downloads_en` holds the
+same five in English, with the same keys, for the English pages. Write straight apostrophes and
+plain spaces before « : ; ! ? »: the generator applies French typography (’ and non-breaking
+spaces) to French documents and typographic apostrophes to English ones. Only characters of
+Windows-1252 can be used (the PDF fonts are the standard WinAnsi ones).
 """
 
 from marketing_site.brand import BRAND_NAME, LEGAL_NAME
@@ -21,6 +23,7 @@ from marketing_site.brand import BRAND_NAME, LEGAL_NAME
 B = BRAND_NAME
 
 COVER_TAGLINE = f"{B} · Le portail client et le CRM des professionnels du patrimoine"
+CONTENTS_HEADING = "Sommaire"
 
 
 def _lead(text: str) -> dict:
@@ -436,16 +439,27 @@ EBOOK = {
 # --------------------------------------------------------------------------- the white paper
 
 
-def _trend(heading: str, lead: str, clients: list[str], teams: list[str], steps: list[str]) -> dict:
+TREND_HEADINGS = ("Ce qui change pour les clients", "Ce qui change pour les équipes", "Premières étapes")
+
+
+def _trend(
+    heading: str,
+    lead: str,
+    clients: list[str],
+    teams: list[str],
+    steps: list[str],
+    headings: tuple[str, str, str] = TREND_HEADINGS,
+) -> dict:
     """One trend of the white paper: what changes for clients, for teams, and the first steps."""
+    for_clients, for_teams, first_steps = headings
     return _section(
         heading,
         _lead(lead),
-        _h("Ce qui change pour les clients"),
+        _h(for_clients),
         *[_p(text) for text in clients],
-        _h("Ce qui change pour les équipes"),
+        _h(for_teams),
         *[_p(text) for text in teams],
-        _box("Premières étapes", *steps),
+        _box(first_steps, *steps),
     )
 
 
@@ -1663,3 +1677,30 @@ DOCUMENTS: dict[str, dict] = {
     "kyc_documentation": KYC_DOCUMENTATION,
     "subscription_documentation": SUBSCRIPTION_DOCUMENTATION,
 }
+
+
+LANGS = ("fr", "en")
+
+
+def documents_in(lang: str) -> dict[str, dict]:
+    """The five documents in `lang` ("fr" or "en"), by key."""
+    if lang == "en":
+        # Imported here: the English module builds its documents with this module's helpers.
+        from marketing_site.content.downloads_en import DOCUMENTS_EN
+
+        return DOCUMENTS_EN
+    return DOCUMENTS
+
+
+def document_for(key: str, lang: str) -> dict:
+    """The document `key` in the language of the page that offers it."""
+    return documents_in(lang)[key]
+
+
+def layout_words(lang: str) -> dict[str, str]:
+    """The words the PDF layout adds around a document's text: cover tagline, contents heading."""
+    if lang == "en":
+        from marketing_site.content.downloads_en import CONTENTS_HEADING_EN, COVER_TAGLINE_EN
+
+        return {"tagline": COVER_TAGLINE_EN, "contents": CONTENTS_HEADING_EN, "pdf_lang": "en-GB"}
+    return {"tagline": COVER_TAGLINE, "contents": CONTENTS_HEADING, "pdf_lang": "fr-FR"}

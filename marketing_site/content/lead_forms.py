@@ -44,6 +44,14 @@ FORMS: dict[str, dict] = {
     },
 }
 
+# The mail to the sales team is in French; it names the language of the document downloaded.
+MAIL_DOCUMENT_LANGUAGE = {"fr": "française", "en": "anglaise"}
+# Lines added to that mail for a lead that anti-bot signals flagged (stored and sent all the same).
+MAIL_FLAGS = {
+    "fast": "formulaire envoyé très vite (remplissage automatique ou robot)",
+    "honeypot": "champ piège rempli (remplissage automatique ou robot)",
+}
+
 FR = {
     "labels": {
         "name": "Votre nom*",  # SPEC §5
@@ -68,6 +76,22 @@ FR = {
         "exercer vos droits d'accès, de rectification et d'effacement."
     ),
     "privacy_link": "Politique de confidentialité",
+    # Per-field messages: shown next to the field by the browser check and in the API's 422.
+    "field_errors": {
+        "required": "Ce champ est obligatoire.",
+        "too_long": "200 caractères au maximum.",
+        "text": "Ce champ est vide ou contient des caractères non autorisés (retours à la ligne, caractères de contrôle).",
+        "phone": (
+            "Saisissez un numéro de téléphone de 6 à 20 chiffres. Espaces, points, tirets, parenthèses, "
+            "le + international et un poste (par exemple « poste 12 ») sont acceptés."
+        ),
+        "email": "Saisissez une adresse email complète, avec son domaine, par exemple prenom.nom@societe.fr.",
+    },
+    # 422: the fields to correct are marked; the generic message stays for failures and 5xx.
+    "invalid": "Vérifiez les champs signalés ci-dessous.",
+    # 429: {n} is the wait given by the server's Retry-After.
+    "throttled_seconds": "Trop de demandes en peu de temps depuis votre connexion. Réessayez dans {n} secondes.",
+    "throttled_minutes": "Trop de demandes en peu de temps depuis votre connexion. Réessayez dans {n} minutes.",
 }
 
 EN = {
@@ -94,4 +118,17 @@ EN = {
         "of access, rectification and erasure."
     ),
     "privacy_link": "Privacy policy",
+    "field_errors": {
+        "required": "This field is required.",
+        "too_long": "At most 200 characters.",
+        "text": "This field is empty or contains characters that are not allowed (line breaks, control characters).",
+        "phone": (
+            "Enter a phone number of 6 to 20 digits. Spaces, dots, dashes, brackets, the international + "
+            "and an extension (for example “ext. 12”) are fine."
+        ),
+        "email": "Enter a full email address, with its domain, for example jane.smith@company.com.",
+    },
+    "invalid": "Please check the fields marked below.",
+    "throttled_seconds": "Too many requests from your connection in a short time. Please try again in {n} seconds.",
+    "throttled_minutes": "Too many requests from your connection in a short time. Please try again in {n} minutes.",
 }

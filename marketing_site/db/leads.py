@@ -31,6 +31,9 @@ class Lead(SQLModel, table=True):
     email: str = Field(max_length=200, index=True)
     # Same key within the idempotency window = the same lead (double click, retried request).
     idempotency_key: str = Field(max_length=64, unique=True)
+    # Anti-bot signals that cannot tell a person from a robot ("fast", "honeypot", comma-separated):
+    # the lead is kept and mailed, and marked for the operators.
+    flags: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False, index=True))
 
 

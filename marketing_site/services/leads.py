@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
+import re
 import time
 import unicodedata
 from collections.abc import Mapping
@@ -16,11 +17,13 @@ from datetime import timedelta
 from functools import lru_cache
 from typing import Any
 
-from email_validator import EmailNotValidError, validate_email
+import idna
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from marketing_site.content.lead_forms import FORMS
+from marketing_site.content import lead_forms
+from marketing_site.content.downloads import document_for
+from marketing_site.content.lead_forms import FORMS, MAIL_DOCUMENT_LANGUAGE, MAIL_FLAGS
 from marketing_site.db import new_session
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services import mail
@@ -32,8 +35,161 @@ MAX_TEXT_LENGTH = 5000
 # The same submission again within this window is the same lead (double click, retry).
 IDEMPOTENCY_WINDOW = timedelta(minutes=10)
 HONEYPOT_FIELD = "website"
-FIELDS = ("name", "firstname", "phone", "company", "email")
 FORM_BY_SUBJECT = {definition["subject"]: key for key, definition in FORMS.items()}
+
+# ----------------------------------------------------------------------------- contact-field rules
+# One definition for both sides: the server matches these patterns with `re.fullmatch`, and the
+# lead form puts them in the page as HTML `pattern` attributes (which browsers compile as
+# JavaScript regular expressions with the `v` flag, anchored). So they use only syntax that both
+# engines read the same way: explicit classes (no \d \w \s \p, whose meaning differs), \uXXXX
+# escapes, every `( ) [ ] { } / - |` escaped inside a class, and no `\-` outside one.
+
+_SPACE = r"[ \u00A0\u202F]"  # space, no-break space, narrow no-break space (pasted numbers)
+# Anything but control characters, line breaks included (tab is allowed: pasted from a sheet).
+_NOT_CONTROL = r"[^\x00-\x08\x0A-\x1F\x7F-\x9F\u2028\u2029]"
+# A character that is neither a control character nor a space of any kind.
+_VISIBLE = r"[^\x00-\x20\x7F-\xA0\u1680\u2000-\u200B\u2028\u2029\u202F\u205F\u3000\uFEFF]"
+TEXT_PATTERN = f"{_NOT_CONTROL}*{_VISIBLE}{_NOT_CONTROL}*"
+
+_PHONE_CHAR = r"[0-9 \u00A0\u202F.\-\(\)\/]"
+# An extension in words ("poste 12", "ext. 12", "x12", "(int. 12)") or "#12".
+_EXTENSION = (
+    r"(?:[ \u00A0\u202F,;]*\(?(?:[A-Za-z\u00C0-\u024F]+\.?[ \u00A0\u202F]*){1,3}[:#]?[ \u00A0\u202F]*[0-9]{1,6}\)?"
+    r"|[ \u00A0\u202F]*#[0-9]{1,6})"
+)
+MIN_PHONE_DIGITS, MAX_PHONE_DIGITS = 6, 20
+PHONE_PATTERN = (
+    # 6 to 20 digits before any extension, counted by look-aheads on the number itself.
+    rf"(?=[^0-9]*(?:[0-9][^0-9A-Za-z\u00C0-\u024F#]*){{{MIN_PHONE_DIGITS}}})"
+    rf"(?![^0-9]*(?:[0-9][^0-9A-Za-z\u00C0-\u024F#]*){{{MAX_PHONE_DIGITS + 1}}})"
+    rf"{_SPACE}*\(?\+?{_PHONE_CHAR}*[0-9]{_PHONE_CHAR}*{_EXTENSION}?{_SPACE}*"
+)
+
+_ATOM = r"[A-Za-z0-9!#$%&'*+\/=?^_`\{\|\}~\-]+"
+_LABEL_CHAR = r"A-Za-z0-9\u00A1-\uFFFF"  # letters of any script: internationalised domains
+_LABEL = rf"[{_LABEL_CHAR}](?:[{_LABEL_CHAR}\-]{{0,61}}[{_LABEL_CHAR}])?"
+_TOP_LEVEL = r"(?:[A-Za-z\u00A1-\uFFFF]{2,63}|[Xx][Nn]--[A-Za-z0-9\-]{1,59})"
+# local@domain.tld: a dot-atom local part of at most 64 characters (browsers refuse non-ASCII
+# there), a domain with at least one dot (`ada@intranet` cannot be answered from outside).
+EMAIL_PATTERN = rf"{_SPACE}*(?=[^@]{{1,64}}@){_ATOM}(?:\.{_ATOM})*@(?:{_LABEL}\.)+{_TOP_LEVEL}{_SPACE}*"
+
+
+@dataclasses.dataclass(frozen=True)
+class FieldRule:
+    """How one contact field is typed, checked and explained (server and browser alike)."""
+
+    name: str
+    input_type: str  # the HTML input type
+    autocomplete: str
+    pattern: str
+    message: str  # key of the format message in the content's `field_errors`
+
+
+CONTACT_FIELDS = (
+    FieldRule("name", "text", "family-name", TEXT_PATTERN, "text"),
+    FieldRule("firstname", "text", "given-name", TEXT_PATTERN, "text"),
+    FieldRule("phone", "tel", "tel", PHONE_PATTERN, "phone"),
+    FieldRule("company", "text", "organization", TEXT_PATTERN, "text"),
+    FieldRule("email", "email", "email", EMAIL_PATTERN, "email"),
+)
+FIELDS = tuple(rule.name for rule in CONTACT_FIELDS)
+_COMPILED = {rule.name: re.compile(rule.pattern) for rule in CONTACT_FIELDS}
+
+
+def _words(lang: str) -> dict:
+    return lead_forms.EN if lang == "en" else lead_forms.FR
+
+
+def contact_field_specs(lang: str) -> list[dict[str, Any]]:
+    """The contact fields as the browser form needs them: input attributes and the messages
+    to show next to each field, in `lang` (the same rules `validate_contact` applies)."""
+    words = _words(lang)
+    messages = words["field_errors"]
+    return [
+        {
+            "name": rule.name,
+            "type": rule.input_type,
+            "autoComplete": rule.autocomplete,
+            "pattern": rule.pattern,
+            "maxLength": MAX_FIELD_LENGTH,
+            "label": words["labels"][rule.name],
+            "messages": {
+                "required": messages["required"],
+                "tooLong": messages["too_long"],
+                "mismatch": messages[rule.message],
+            },
+        }
+        for rule in CONTACT_FIELDS
+    ]
+
+
+@dataclasses.dataclass(frozen=True)
+class ContactCheck:
+    """The five contact fields, cleaned, or per-field messages in the visitor's language."""
+
+    values: dict[str, str]
+    errors: dict[str, str]
+    # The email with an ASCII (IDNA) domain, for mail headers such as Reply-To.
+    email_ascii: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def _ascii_domain(domain: str) -> str | None:
+    """The IDNA (punycode) form of a domain, None if it cannot be encoded."""
+    if domain.isascii():
+        return domain.lower()
+    try:
+        return idna.encode(domain, uts46=True).decode("ascii")
+    except idna.IDNAError:
+        return None
+
+
+def _display_domain(ascii_domain: str) -> str:
+    """The readable (Unicode) form of an ASCII domain, as stored with the lead."""
+    if "xn--" not in ascii_domain:
+        return ascii_domain
+    try:
+        return idna.decode(ascii_domain)
+    except idna.IDNAError:
+        return ascii_domain
+
+
+def validate_contact(values: Mapping[str, Any], lang: str = "fr") -> ContactCheck:
+    """Check name, firstname, phone, company and email with the lead form's rules.
+
+    The browser applies the same rules before sending (`contact_field_specs`); the server is
+    the authority. Values are returned stripped and NFC-normalised (tabs become spaces), the
+    email's domain lower-case and readable (IDN), and errors carry the messages shown next to
+    the fields in `lang` ("fr" or "en").
+    """
+    messages = _words(lang)["field_errors"]
+    cleaned: dict[str, str] = {}
+    errors: dict[str, str] = {}
+    for rule in CONTACT_FIELDS:
+        value = values.get(rule.name)
+        if value is None or value == "":
+            errors[rule.name] = messages["required"]
+        elif not isinstance(value, str):
+            errors[rule.name] = messages[rule.message]
+        elif len(value) > MAX_FIELD_LENGTH:
+            errors[rule.name] = messages["too_long"]
+        elif not _COMPILED[rule.name].fullmatch(value):
+            errors[rule.name] = messages["required"] if not value.strip() else messages[rule.message]
+        else:
+            cleaned[rule.name] = unicodedata.normalize("NFC", value.replace("\t", " ").strip(" \u00a0\u202f"))
+    email_ascii = ""
+    if "email" in cleaned:
+        local, _, domain = cleaned["email"].rpartition("@")
+        ascii_domain = _ascii_domain(domain)
+        if ascii_domain is None:
+            errors["email"] = messages["email"]
+        else:
+            email_ascii = f"{local}@{ascii_domain}"
+            cleaned["email"] = f"{local}@{_display_domain(ascii_domain)}"
+    return ContactCheck(values=cleaned, errors=errors, email_ascii=email_ascii)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +201,9 @@ class LeadInput:
     phone: str
     company: str
     email: str
+    email_ascii: str = ""
+    # Anti-bot signals that cannot tell a person from a robot: the lead is kept and marked.
+    flags: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,42 +215,13 @@ class SubmitResult:
     duplicate: bool = False
 
 
-def _clean(value: Any, field: str, errors: dict[str, str]) -> str:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        errors[field] = "This field is required."
-        return ""
-    if not isinstance(value, str):
-        errors[field] = "Must be a string."
-        return ""
-    if len(value) > MAX_FIELD_LENGTH:
-        errors[field] = f"At most {MAX_FIELD_LENGTH} characters."
-        return ""
-    if any(unicodedata.category(ch) == "Cc" for ch in value):
-        errors[field] = "Control characters (including line breaks) are not allowed."
-        return ""
-    return unicodedata.normalize("NFC", value.strip())
-
-
-def _check_phone(phone: str, errors: dict[str, str]) -> None:
-    digits = sum(ch.isdigit() for ch in phone)
-    allowed = set("0123456789+-.() /")
-    if not set(phone) <= allowed or not 6 <= digits <= 20 or "+" in phone[1:]:
-        errors["phone"] = "Enter a phone number (6 to 20 digits)."
-
-
-def _check_email(email: str, errors: dict[str, str]) -> str:
-    try:
-        return validate_email(email, check_deliverability=False).normalized
-    except EmailNotValidError as error:
-        errors["email"] = str(error)
-        return email
-
-
 def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, str]]:
-    """The lead described by an API payload (SPEC §7), or the per-field errors."""
+    """The lead described by an API payload (SPEC §7), or the per-field errors.
+
+    Errors on the five contact fields are in the payload's language (the page's); the others
+    (subject, lang, flags of the form) are for developers and in English.
+    """
     errors: dict[str, str] = {}
-    if payload.get(HONEYPOT_FIELD):
-        errors[HONEYPOT_FIELD] = "Must be empty."
     subject = payload.get("subject")
     form = FORM_BY_SUBJECT.get(subject) if isinstance(subject, str) else None
     if form is None:
@@ -103,25 +233,29 @@ def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, st
     values = dict(payload)
     if values.get("firstname") in (None, "") and values.get("nom") not in (None, ""):
         values["firstname"] = values["nom"]
-    cleaned = {field: _clean(values.get(field), field, errors) for field in FIELDS}
-    if cleaned["phone"] and "phone" not in errors:
-        _check_phone(cleaned["phone"], errors)
-    if cleaned["email"] and "email" not in errors:
-        cleaned["email"] = _check_email(cleaned["email"], errors)
+    contact = validate_contact(values, lang if lang in ("fr", "en") else "fr")
+    errors.update(contact.errors)
     text = payload.get("text")
     if text is not None and (not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH):
         errors["text"] = f"At most {MAX_TEXT_LENGTH} characters."
     for flag in ("mailSent", "error"):
         if payload.get(flag) not in (None, True, False):
             errors[flag] = "Must be a boolean."
+    flags = []
     elapsed = payload.get("elapsedMs")
     if elapsed is not None:
-        min_ms = get_settings().lead_min_fill_seconds * 1000
-        if not isinstance(elapsed, int | float) or elapsed < min_ms:
-            errors["elapsedMs"] = "The form was submitted too fast."
+        if not isinstance(elapsed, int | float) or isinstance(elapsed, bool):
+            errors["elapsedMs"] = "Must be a number of milliseconds."
+        elif elapsed < get_settings().lead_min_fill_seconds * 1000:
+            flags.append("fast")  # autofill and a quick click look like this too
+    if payload.get(HONEYPOT_FIELD):
+        flags.append("honeypot")  # some autofill tools fill hidden fields
     if errors:
         return None, errors
-    return LeadInput(form=form or "", lang=lang, **cleaned), {}
+    return (
+        LeadInput(form=form or "", lang=lang, email_ascii=contact.email_ascii, flags=tuple(flags), **contact.values),
+        {},
+    )
 
 
 @lru_cache(maxsize=1)
@@ -139,20 +273,26 @@ def _idempotency_key(lead: LeadInput, client_key: str | None) -> str:
         material = f"client:{client_key}"
     else:
         bucket = int(time.time() // IDEMPOTENCY_WINDOW.total_seconds())
-        fields = "\x1f".join(dataclasses.astuple(lead)).lower()
+        fields = "\x1f".join((lead.form, lead.lang, *(getattr(lead, name) for name in FIELDS))).lower()
         material = f"content:{bucket}:{fields}"
     return hashlib.sha256(material.encode()).hexdigest()
 
 
 def summary_text(lead: LeadInput) -> str:
-    """The multi-line summary of SPEC §3: first name, name, phone, email, company."""
-    return (
+    """The multi-line summary of SPEC §3 (first name, name, phone, email, company), then the
+    document and its language, and any anti-bot flag for the sales team to weigh."""
+    document = document_for(FORMS[lead.form]["document"], lead.lang)
+    text = (
         f"Prénom : {lead.firstname}\n"
         f"Nom : {lead.name}\n"
         f"Téléphone : {lead.phone}\n"
         f"Email : {lead.email}\n"
         f"Société : {lead.company}\n"
+        f"Document : {document['display_name']} (version {MAIL_DOCUMENT_LANGUAGE[lead.lang]})\n"
     )
+    for flag in lead.flags:
+        text += f"À vérifier : {MAIL_FLAGS[flag]}\n"
+    return text
 
 
 def submit_lead(
@@ -191,7 +331,13 @@ def _find_recent(key: str) -> int | None:
 def _store(lead: LeadInput, key: str) -> int:
     settings = get_settings()
     with new_session() as session, session.begin():
-        row = Lead(idempotency_key=key, **dataclasses.asdict(lead))
+        row = Lead(
+            idempotency_key=key,
+            flags=",".join(lead.flags),
+            form=lead.form,
+            lang=lead.lang,
+            **{name: getattr(lead, name) for name in FIELDS},
+        )
         session.add(row)
         session.flush()
         session.add(
@@ -200,7 +346,7 @@ def _store(lead: LeadInput, key: str) -> int:
                 message_id=mail.make_message_id(row.id),
                 mail_from=settings.mail_from,
                 mail_to=settings.lead_mail_to,
-                reply_to=lead.email,
+                reply_to=lead.email_ascii or lead.email,
                 subject=FORMS[lead.form]["subject"],
                 body=summary_text(lead),
                 next_attempt_at=utcnow(),
