@@ -132,14 +132,22 @@ def test_bad_filters_are_refused_with_the_field_named(service, values, field):
     assert error.value.field == field
 
 
-def test_flagged_filter_waits_for_the_flag_column(service):
-    from marketing_site.services.console import FilterError, flagged_column
+def test_flagged_filter_selects_leads_by_their_anti_bot_flags(service):
+    from marketing_site.db import new_session
+    from marketing_site.db.leads import Lead
+    from marketing_site.services.console import FilterError, lead_page
 
-    if flagged_column() is None:
-        with pytest.raises(FilterError):
-            _filter(flagged="yes")
-    else:
-        assert _filter(flagged="yes").flagged == "yes"
+    fast = _lead("fast@one.test")
+    _lead("calm@two.test")
+    with new_session() as session, session.begin():
+        session.get(Lead, fast).flags = "fast"
+    flagged = lead_page(_filter(flagged="yes"))
+    assert [row["email"] for row in flagged.rows] == ["fast@one.test"]
+    assert flagged.rows[0]["flagged"] == "fast"
+    assert [row["email"] for row in lead_page(_filter(flagged="no")).rows] == ["calm@two.test"]
+    assert lead_page(_filter()).total == 2
+    with pytest.raises(FilterError):
+        _filter(flagged="maybe")
 
 
 def test_csv_export_holds_the_filtered_leads_with_formulas_neutralised(service):
@@ -151,7 +159,7 @@ def test_csv_export_holds_the_filtered_leads_with_formulas_neutralised(service):
     body, count = export_leads_csv(_filter(form="ebook", sort="email", descending="0"))
     rows = list(csv.reader(io.StringIO(body)))
     assert count == 2
-    assert rows[0] == ["id", "created_at", "form", "lang", "name", "firstname", "phone", "company", "email"]
+    assert rows[0] == ["id", "created_at", "form", "lang", "name", "firstname", "phone", "company", "email", "flags"]
     assert [r[8] for r in rows[1:]] == ["a@one.test", "c@three.test"]
     assert rows[1][4] == "'=HYPERLINK(\"http://x\")" and rows[2][7] == "'@Three"
     assert rows[1][6] == "+33 1 23 45 67 89"  # a phone number stays a number

@@ -85,11 +85,6 @@ class FilterError(ValueError):
         self.field = field
 
 
-def flagged_column() -> Any | None:
-    """The leads' `flagged` column, when the lead-flags migration is in (None before)."""
-    return getattr(Lead, "flagged", None)
-
-
 def _day(value: str, field: str) -> date | None:
     if not value:
         return None
@@ -134,7 +129,7 @@ class LeadFilter:
             raise FilterError("lang")
         if status and status not in MAIL_STATUSES:
             raise FilterError("mail_status")
-        if flagged and (flagged not in FLAGGED_CHOICES or flagged_column() is None):
+        if flagged and flagged not in FLAGGED_CHOICES:
             raise FilterError("flagged")
         if sort not in SORTS:
             raise FilterError("sort")
@@ -203,9 +198,11 @@ def _conditions(f: LeadFilter) -> list:
         # IN over the outbox's status index: a few thousand failed mails, not a probe per lead.
         with_status = select(OutboxMessage.lead_id).where(OutboxMessage.status == f.mail_status)
         conditions.append(Lead.id.in_(with_status))  # type: ignore[union-attr]
-    flagged = flagged_column()
-    if f.flagged and flagged is not None:
-        conditions.append(flagged.is_(f.flagged == "yes"))
+    # Lead.flags lists the anti-bot signals of a lead (services.leads); empty means not flagged.
+    if f.flagged == "yes":
+        conditions.append(Lead.flags != "")
+    elif f.flagged == "no":
+        conditions.append(Lead.flags == "")
     return conditions
 
 
@@ -216,7 +213,6 @@ def _ordered(statement, f: LeadFilter):
 
 
 def _row(lead: Lead, mail_status: str | None) -> dict[str, str]:
-    flagged = getattr(lead, "flagged", None)
     return {
         "id": str(lead.id),
         "created_at": lead.created_at.strftime("%Y-%m-%d %H:%M"),
@@ -228,7 +224,7 @@ def _row(lead: Lead, mail_status: str | None) -> dict[str, str]:
         "company": lead.company,
         "phone": lead.phone,
         "mail_status": mail_status or "none",
-        "flagged": "" if flagged is None else ("yes" if flagged else "no"),
+        "flagged": lead.flags,
     }
 
 

@@ -6,16 +6,11 @@ import reflex as rx
 
 from marketing_site.content.lead_forms import FORMS
 from marketing_site.routes import LANGS
-from marketing_site.services.console import FLAGGED_CHOICES, MAIL_STATUSES, SORTS, flagged_column
+from marketing_site.services.console import FLAGGED_CHOICES, MAIL_STATUSES, SORTS
 from marketing_site.pages.console.parts import scrollable
 from marketing_site.state.console import ConsoleState
 
 COLUMNS = ("created_at", "form", "lang", "name", "email", "company", "phone", "mail_status", "flagged")
-
-
-def _columns() -> tuple[str, ...]:
-    # The flagged column exists once the lead-flags migration is in (services.console.flagged_column).
-    return COLUMNS if flagged_column() is not None else COLUMNS[:-1]
 
 
 def _select(label: str, name: str, options: list[tuple[str, str]], any_label: str) -> rx.Component:
@@ -50,9 +45,8 @@ def filters(text: dict) -> rx.Component:
         _input(text["date_from"], "date_from", "date"),
         _input(text["date_to"], "date_to", "date"),
         _select(text["mail_status"], "mail_status", [(s, text["statuses"][s]) for s in MAIL_STATUSES], text["any"]),
+        _select(text["flagged"], "flagged", [(c, text[c]) for c in FLAGGED_CHOICES], text["any"]),
     ]
-    if flagged_column() is not None:
-        fields.append(_select(text["flagged"], "flagged", [(c, text[c]) for c in FLAGGED_CHOICES], text["any"]))
     return rx.el.form(
         rx.el.div(*fields, class_name="console__filters"),
         rx.el.div(
@@ -107,7 +101,7 @@ def _cell(text: dict, row: rx.Var, column: str) -> rx.Component:
 
 
 def table(text: dict) -> rx.Component:
-    columns = _columns()
+    columns = COLUMNS
     return rx.fragment(
         scrollable(
             rx.el.table(
