@@ -10,7 +10,7 @@ import { Link, useNavigate } from "react-router";
 
 const THANKS_DELAY_MS = 1200;
 
-const FIELDS = [
+export const FIELDS = [
   { name: "name", type: "text", autoComplete: "family-name" },
   { name: "firstname", type: "text", autoComplete: "given-name" },
   { name: "phone", type: "tel", autoComplete: "tel" },

@@ -4,6 +4,7 @@
 """
 
 from marketing_site.brand import BRAND_NAME as B
+from marketing_site.brand import LEGAL_NAME
 from marketing_site.content.demo import CONSULTANT
 
 FR = {
@@ -30,6 +31,11 @@ FR = {
         "error": "Une erreur est survenue. Veuillez réessayer",
         "unavailable": "L'agenda ne peut pas s'afficher pour le moment.",
         "unavailable_cta": "Proposer mes créneaux par email",
+        "privacy": (
+            f"{LEGAL_NAME} traite ces informations pour organiser la démonstration et vous recontacter au sujet "
+            "de nos solutions. Vous pouvez vous y opposer à tout moment et exercer vos droits d'accès, "
+            "de rectification et d'effacement."
+        ),
     },
     "errors": {
         "slot_invalid": "Ce créneau n'existe pas. Choisissez un créneau dans l'agenda.",
@@ -103,6 +109,11 @@ EN = {
         "error": "An error occurred. Please try again",
         "unavailable": "The calendar cannot be displayed at the moment.",
         "unavailable_cta": "Suggest my time slots by email",
+        "privacy": (
+            f"{LEGAL_NAME} processes this information to organise the demo and contact you about our "
+            "solutions. You may object at any time and exercise your rights of access, rectification "
+            "and erasure."
+        ),
     },
     "errors": {
         "slot_invalid": "This time slot does not exist. Choose a slot in the calendar.",

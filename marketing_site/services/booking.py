@@ -56,7 +56,7 @@ SLOT_ID = re.compile(r"^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})Z$")
 BUSY_FEED_TIMEOUT_SECONDS = 5
 # After a failed read of the busy feed, wait this long before trying again (the offer goes on).
 BUSY_FEED_RETRY_SECONDS = 60
-CANCEL_PATH = "/booking/cancel"
+CANCEL_PATH = "/api/v1/booking/cancel"
 TIMEZONES = frozenset(available_timezones())
 
 
@@ -305,7 +305,9 @@ def read_cancel_token(token: str, now: datetime | None = None) -> tuple[int | No
 
 
 def cancel_url(booking: Booking) -> str:
-    return get_settings().absolute(f"{CANCEL_PATH}?token={cancel_token(booking.id, _as_utc(booking.starts_at))}")  # type: ignore[arg-type]
+    """The link of the visitor's mail (`lang` only words the page when the token is refused)."""
+    token = cancel_token(booking.id, _as_utc(booking.starts_at))  # type: ignore[arg-type]
+    return get_settings().absolute(f"{CANCEL_PATH}?token={token}&lang={booking.lang}")
 
 
 # ----------------------------------------------------------------------------- words and invitations
