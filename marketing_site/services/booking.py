@@ -453,6 +453,11 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     wait = _limiter().hit(f"booking-ip:{client_ip}")
     if wait is not None:
         return BookResult("rate_limited", {"form": messages["rate_limited"]}, retry_after=math.ceil(wait))
+    key_material = f"booking-client:{client_key[:200]}" if client_key else f"booking:{uuid.uuid4()}"
+    key = hashlib.sha256(key_material.encode()).hexdigest()
+    twin = _booking_of_lead_key(key) if client_key else None
+    if twin is not None:  # the same visitor's request again (double click, retry)
+        return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
     contact, errors = contact_details(payload)
     if payload.get(leads.HONEYPOT_FIELD):
         errors[leads.HONEYPOT_FIELD] = "Must be empty."
@@ -468,13 +473,11 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     if errors:
         return BookResult("taken" if reason == "slot_taken" and len(errors) == 1 else "invalid", errors)
     assert start is not None
-    key_material = f"booking-client:{client_key}" if client_key else f"booking:{uuid.uuid4()}"
-    key = hashlib.sha256(key_material.encode()).hexdigest()
     try:
         booking_id = _store(contact, lang, zone_name, start, key)  # type: ignore[arg-type]
     except IntegrityError:
         twin = _booking_of_lead_key(key)
-        if twin is not None:  # the same visitor's request again (double click, retry)
+        if twin is not None:  # a concurrent twin of this request won
             return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
         return BookResult("taken", {"slot": messages["slot_taken"]})
     mail.wake_worker()
