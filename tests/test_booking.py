@@ -188,11 +188,15 @@ BUSY_FEED = (
     "DTSTART:20261222T080000Z\r\nDTEND:20261222T110000Z\r\nEND:VEVENT\r\n"
     "BEGIN:VEVENT\r\nUID:c\r\nDTSTAMP:20261201T000000Z\r\nSTATUS:CANCELLED\r\n"
     "DTSTART:20261223T080000Z\r\nDTEND:20261223T110000Z\r\nEND:VEVENT\r\n"
-    # A whole day off (all-day event) on Wednesday 23rd... through its morning via FREEBUSY too.
+    # A whole day off (all-day event) on Thursday 24th.
     "BEGIN:VEVENT\r\nUID:d\r\nDTSTAMP:20261201T000000Z\r\n"
     "DTSTART;VALUE=DATE:20261224\r\nDTEND;VALUE=DATE:20261225\r\nEND:VEVENT\r\n"
+    # Free/busy periods: Wednesday 23rd, 14:00-15:00 UTC.
     "BEGIN:VFREEBUSY\r\nUID:e\r\nDTSTAMP:20261201T000000Z\r\n"
-    "FREEBUSY:20261228T080000Z/PT1H\r\nEND:VFREEBUSY\r\n"
+    "FREEBUSY:20261223T140000Z/PT1H\r\nEND:VFREEBUSY\r\n"
+    # A weekly meeting since Monday 14th, 10:00-10:30 Paris: on Monday 28th too.
+    "BEGIN:VEVENT\r\nUID:f\r\nDTSTAMP:20261201T000000Z\r\nRRULE:FREQ=WEEKLY\r\n"
+    "DTSTART;TZID=Europe/Paris:20261214T100000\r\nDTEND;TZID=Europe/Paris:20261214T103000\r\nEND:VEVENT\r\n"
     "END:VCALENDAR\r\n"
 ).encode()
 
@@ -211,9 +215,9 @@ def test_busy_feed_removes_its_periods_and_is_cached(scheduler, monkeypatch):
         server.shutdown()
         server.server_close()
     assert _day(slots, "2026-12-22") == ["08:00", "08:45", "09:30", "10:15", "14:30", "15:15", "16:00"]
-    assert _day(slots, "2026-12-23")[0] == "08:00"
+    assert _day(slots, "2026-12-23") == ["08:00", "08:45", "09:30", "10:15", "13:00", "15:15", "16:00"]
     assert _day(slots, "2026-12-24") == []
-    assert _day(slots, "2026-12-28")[:2] == ["09:30", "10:15"]
+    assert _day(slots, "2026-12-28")[:2] == ["08:00", "10:15"]
     # The server is gone: the cached periods still apply, without a new request.
     assert scheduler.available_slots(NOW) == slots
     assert _Feed.hits == 1

@@ -33,6 +33,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import holidays
 import httpx
+import recurring_ical_events
 from icalendar import Calendar, Event, Timezone, vCalAddress, vText
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
@@ -158,7 +159,7 @@ def available_slots(now: datetime | None = None) -> list[datetime]:
     schedule = Schedule.from_settings()
     first_day, last_day = schedule.horizon(now)
     earliest = now + schedule.notice
-    taken = _booked_periods(now) + busy_periods()
+    taken = _booked_periods(now) + busy_periods(now)
     offer = []
     day = first_day
     while day <= last_day:
@@ -189,7 +190,7 @@ def refusal(start: datetime | None, now: datetime | None = None) -> str | None:
         return "slot_invalid" if within else "slot_outside_hours"
     if start < now + schedule.notice:
         return "slot_too_soon"
-    if _overlaps(start, _booked_periods(now) + busy_periods(), schedule.buffer):
+    if _overlaps(start, _booked_periods(now) + busy_periods(now), schedule.buffer):
         return "slot_taken"
     return None
 
@@ -206,7 +207,7 @@ class _BusyFeed:
         self.periods: list[tuple[datetime, datetime]] = []
         self.fresh_until = 0.0
 
-    def get(self) -> list[tuple[datetime, datetime]]:
+    def get(self, now: datetime) -> list[tuple[datetime, datetime]]:
         settings = get_settings()
         url = settings.booking_busy_ics_url
         if not url:
@@ -217,7 +218,13 @@ class _BusyFeed:
             try:
                 response = httpx.get(url, timeout=BUSY_FEED_TIMEOUT_SECONDS, follow_redirects=True)
                 response.raise_for_status()
-                periods = parse_busy(response.content, ZoneInfo(settings.booking_timezone))
+                # The offer's span (and a day either side); the cache lasts far less than a day.
+                periods = parse_busy(
+                    response.content,
+                    ZoneInfo(settings.booking_timezone),
+                    now - timedelta(days=1),
+                    now + timedelta(days=settings.booking_days_ahead + 2),
+                )
             except Exception as error:  # noqa: BLE001 — any failure: keep offering slots
                 log.warning("busy-times feed unreachable, slots offered without it: %s", error)
                 if url != self.url:
@@ -237,8 +244,8 @@ class _BusyFeed:
 _busy_feed = _BusyFeed()
 
 
-def busy_periods() -> list[tuple[datetime, datetime]]:
-    return _busy_feed.get()
+def busy_periods(now: datetime) -> list[tuple[datetime, datetime]]:
+    return _busy_feed.get(now)
 
 
 def _moment(value: date | datetime, zone: ZoneInfo) -> datetime:
@@ -249,11 +256,12 @@ def _moment(value: date | datetime, zone: ZoneInfo) -> datetime:
     return value.astimezone(UTC)
 
 
-def parse_busy(feed: bytes, zone: ZoneInfo) -> list[tuple[datetime, datetime]]:
-    """Busy periods of an iCalendar feed: opaque, not cancelled events, and VFREEBUSY periods."""
+def parse_busy(feed: bytes, zone: ZoneInfo, since: datetime, until: datetime) -> list[tuple[datetime, datetime]]:
+    """Busy periods of an iCalendar feed between two moments: the occurrences of opaque, not
+    cancelled events (recurrences expanded by `recurring_ical_events`) and VFREEBUSY periods."""
     calendar = Calendar.from_ical(feed)
     periods = []
-    for event in calendar.walk("VEVENT"):
+    for event in recurring_ical_events.of(calendar).between(since, until):
         if str(event.get("TRANSP", "OPAQUE")).upper() == "TRANSPARENT":
             continue
         if str(event.get("STATUS", "")).upper() == "CANCELLED":
@@ -515,7 +523,7 @@ def _store(contact: dict[str, str], lang: str, zone_name: str, start: datetime, 
 
 @dataclasses.dataclass(frozen=True)
 class CancelResult:
-    status: str  # cancelled | already | invalid | expired
+    status: str  # confirmed (the page asks) | cancelled | already | invalid | expired
     booking: Booking | None = None
 
 
