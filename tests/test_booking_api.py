@@ -146,3 +146,29 @@ def test_forged_or_expired_cancel_links_free_nothing(site, site_server):
     # A GET (a mail scanner following the link) asks; only the form's POST cancels.
     assert "Annuler la démonstration" in httpx.get(site + CANCEL, params={"token": valid}).text
     assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("confirmed",)]
+
+
+def test_malformed_requests_get_a_clear_4xx_and_store_nothing(site, site_server):
+    slot = httpx.get(site + SLOTS).json()["slots"][8]
+    good = {**CONTACT, "email": "shape@example.com", "slot": slot}
+    before = _counts(site_server)
+    bodies = [
+        [],
+        "text",
+        {**good, "slot": {"start": slot}},
+        {**good, "slot": None},
+        {**good, "timezone": ["Europe/Paris"]},
+        {**good, "timezone": "Mars/Olympus"},
+        {**good, "lang": ["fr"]},
+        {**good, "name": 42},
+        {**good, "email": "a" * 300 + "@example.com"},
+        {**good, "phone": "+33\n612345678"},
+        {**good, "website": "https://spam.example"},
+    ]
+    for body in bodies:
+        response = httpx.post(site + BOOK, json=body)
+        assert response.status_code == 422, body
+        assert response.json()["errors"], body
+    assert httpx.post(site + BOOK, content=b"{", headers={"Content-Type": "application/json"}).status_code == 422
+    assert httpx.post(site + BOOK, json={"x": "y" * 20000}).status_code == 413
+    assert _counts(site_server) == before

@@ -201,3 +201,46 @@ def test_no_third_party_request_and_no_consent_needed(new_page, site, page_error
     assert hosts == {site.removeprefix("http://")}
     assert page.locator(".booking-scheduler__slot").count() > 0
     assert page_errors == []
+
+
+def test_refusals_in_the_browser_are_clear_and_accessible(new_page, site, site_server, page_errors):
+    """A slot taken meanwhile sends the visitor back to a refreshed calendar with the reason; a
+    bad field is marked and explained; both states pass axe (WCAG 2.1 AA)."""
+    from test_accessibility import AXE, RUN_AXE
+
+    page = new_page(width=375, height=900)
+    page.add_init_script(path=str(AXE))
+    page.goto(site + "/demo-nereo")
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'choose'")
+    slot = page.locator(".booking-scheduler__slot").nth(3)
+    slot_id = slot.get_attribute("data-value")
+    slot.click()
+    page.get_by_role("button", name="Continuer avec ce créneau").click()
+    # Another visitor books the same slot first.
+    taken = httpx.post(
+        site + "/api/v1/booking",
+        json={**CONTACT, "email": "quicker@example.com", "lang": "fr", "timezone": "Europe/Paris", "slot": slot_id},
+    )
+    assert taken.status_code == 201
+    for field, value in {**CONTACT, "email": "slower@example.com"}.items():
+        page.fill(f"#booking-{field}", value)
+    page.get_by_role("button", name="Confirmer la réservation").click()
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'choose'")
+    assert "Ce créneau vient d'être réservé" in page.get_by_role("alert").inner_text()
+    assert page.locator(f".booking-scheduler__slot[data-value='{slot_id}']").count() == 0
+    assert page.evaluate(RUN_AXE) == []
+
+    page.locator(".booking-scheduler__slot").nth(3).click()
+    page.get_by_role("button", name="Continuer avec ce créneau").click()
+    for field, value in {**CONTACT, "phone": "call me", "email": "slower@example.com"}.items():
+        page.fill(f"#booking-{field}", value)
+    page.get_by_role("button", name="Confirmer la réservation").click()
+    page.wait_for_selector("#booking-phone-error")
+    assert page.get_attribute("#booking-phone", "aria-invalid") == "true"
+    assert "6 to 20 digits" in page.inner_text("#booking-phone-error")
+    assert page.evaluate(RUN_AXE) == []
+    assert site_server.query(
+        "SELECT COUNT(*) FROM lead WHERE email = ?", "slower@example.com"
+    ) == [(0,)]
+    # The page's own 409 and 422 answers are expected here; nothing else may fail.
+    assert [e for e in page_errors if "/api/v1/booking" not in e] == []
