@@ -145,6 +145,7 @@ class SiteServer:
             MAIL_SINK_DIR=str(self.mail_dir),
             LEAD_MIN_FILL_SECONDS="0.3",
             RATE_LIMIT_PER_IP="100",
+            BOOKING_RATE_LIMIT_PER_IP="100",
             RATE_LIMIT_PER_EMAIL="3",
             OUTBOX_RETRY_BASE_SECONDS="0.5",
             OUTBOX_POLL_SECONDS="0.5",

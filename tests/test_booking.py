@@ -262,3 +262,18 @@ def test_operator_lists_upcoming_bookings(scheduler, capsys):
     assert len(lines) == 2
     assert f"{first:%Y-%m-%d %H:%M} UTC" in lines[0] and "<b@example.com>" in lines[0]
     assert f"{second:%Y-%m-%d %H:%M} UTC" in lines[1] and CONTACT["email"] in lines[1]
+
+
+def test_booking_attempts_are_limited_per_ip(scheduler, monkeypatch):
+    from marketing_site import settings
+
+    monkeypatch.setenv("BOOKING_RATE_LIMIT_PER_IP", "2")
+    settings.get_settings.cache_clear()
+    scheduler._limiter.cache_clear()
+    first, second, third, *_ = scheduler.available_slots()
+    assert scheduler.book({**CONTACT, "slot": scheduler.slot_id(first)}, "10.0.0.5").status == "booked"
+    assert scheduler.book({**CONTACT, "slot": "bad"}, "10.0.0.5").status == "invalid"
+    limited = scheduler.book({**CONTACT, "slot": scheduler.slot_id(second)}, "10.0.0.5")
+    assert limited.status == "rate_limited" and limited.retry_after > 0
+    assert limited.errors == {"form": "Trop de tentatives. Réessayez dans quelques minutes."}
+    assert scheduler.book({**CONTACT, "slot": scheduler.slot_id(third)}, "10.0.0.6").status == "booked"
