@@ -163,6 +163,28 @@ def _hours(name: str, default: str) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(ranges))
 
 
+def _timezone(name: str, default: str) -> str:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    value = _env(name, default) or default
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise ValueError(f"{name} must be an IANA time zone such as Europe/Paris, not {value!r}") from error
+    return value
+
+
+def _holiday_country(name: str, default: str) -> str:
+    """A country code of the `holidays` library, or empty for no public holidays off."""
+    value = _env(name, default).upper()
+    if value:
+        import holidays
+
+        if value not in holidays.list_supported_countries():
+            raise ValueError(f"{name} must be a country code of the holidays library (e.g. FR) or empty, not {value!r}")
+    return value
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """Read the environment once per process."""
@@ -215,13 +237,13 @@ def get_settings() -> Settings:
         log_format=_choice("LOG_FORMAT", ("json", "text")),
         log_level=_env("LOG_LEVEL", "INFO").upper() or "INFO",
         lead_retention_months=_int("LEAD_RETENTION_MONTHS", 36),
-        booking_timezone=_env("BOOKING_TIMEZONE", "Europe/Paris") or "Europe/Paris",
+        booking_timezone=_timezone("BOOKING_TIMEZONE", "Europe/Paris"),
         booking_working_days=_days("BOOKING_WORKING_DAYS", "1,2,3,4,5"),
         booking_working_hours=_hours("BOOKING_WORKING_HOURS", "09:00-12:00,14:00-18:00"),
         booking_min_notice_minutes=_int("BOOKING_MIN_NOTICE_MINUTES", 240),
         booking_days_ahead=_int("BOOKING_DAYS_AHEAD", 21),
         booking_buffer_minutes=_int("BOOKING_BUFFER_MINUTES", 15),
-        booking_holidays=_env("BOOKING_HOLIDAYS", "FR"),
+        booking_holidays=_holiday_country("BOOKING_HOLIDAYS", "FR"),
         booking_busy_ics_url=_env("BOOKING_BUSY_ICS_URL"),
         booking_busy_cache_seconds=_int("BOOKING_BUSY_CACHE_SECONDS", 300),
         booking_video_url=_env("BOOKING_VIDEO_URL", "https://meet.nereo-wealth.fr/demo-30-min"),

@@ -277,3 +277,25 @@ def test_booking_attempts_are_limited_per_ip(scheduler, monkeypatch):
     assert limited.status == "rate_limited" and limited.retry_after > 0
     assert limited.errors == {"form": "Trop de tentatives. Réessayez dans quelques minutes."}
     assert scheduler.book({**CONTACT, "slot": scheduler.slot_id(third)}, "10.0.0.6").status == "booked"
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("BOOKING_TIMEZONE", "Europe/Pariss", "IANA time zone"),
+        ("BOOKING_HOLIDAYS", "XX", "country code"),
+        ("BOOKING_WORKING_HOURS", "9-12", "ranges like 09:00-12:00"),
+        ("BOOKING_WORKING_HOURS", "18:00-09:00", "start before it ends"),
+        ("BOOKING_WORKING_DAYS", "0,8", "ISO weekdays"),
+    ],
+)
+def test_scheduler_settings_are_checked_at_start(name, value, message, monkeypatch):
+    from marketing_site import settings
+
+    monkeypatch.setenv(name, value)
+    settings.get_settings.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=message):
+            settings.get_settings()
+    finally:
+        settings.get_settings.cache_clear()
