@@ -62,11 +62,13 @@ BUILD_CANARIES = SMTP_PASSWORD=canary-smtp-password-7f3a OIDC_CLIENT_SECRET=cana
 
 # Run again on PostgreSQL and Redis (two backend workers per site) when TEST_DATABASE_URL and
 # TEST_REDIS_URL are set: the route smoke test, the lead flow (API, faults, browser), the
-# security headers, a state event over the websocket, the login flow (tests/test_auth*.py) and the
-# operators' console (tests/test_console*.py).
+# security headers, a state event over the websocket, the login flow (tests/test_auth*.py), the
+# operators' console (tests/test_console*.py) and the demo scheduler (one booking per slot across
+# two workers, the whole booking in Chromium).
 ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_faults.py \
 	tests/test_browser_leads.py tests/test_security.py tests/test_schema.py tests/test_operations.py \
 	tests/test_browser_pages.py::test_switch_event_applies_alternate_set_on_the_accented_page \
+	tests/test_booking_api.py tests/test_browser_booking.py \
 	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
 
 test: migrate chromium

@@ -16,12 +16,60 @@ import { Link, useNavigate } from "react-router";
 const THANKS_DELAY_MS = 1200;
 
 // The message for a field the browser's constraint checks refuse (required, pattern, type, length).
-function fieldMessage(input, field) {
+export function fieldMessage(input, field) {
   const v = input.validity;
   if (v.valid) return null;
   if (v.valueMissing) return field.messages.required;
   if (v.tooLong) return field.messages.tooLong;
   return field.messages.mismatch;
+}
+
+// Check every contact field of a form element with the server's rules: the messages by field
+// name, and the first refused field focused (nothing is sent while any is refused).
+export function checkFields(formElement, fields) {
+  const refused = {};
+  for (const field of fields) {
+    const message = fieldMessage(formElement.elements.namedItem(field.name), field);
+    if (message) refused[field.name] = message;
+  }
+  const first = fields.find((field) => refused[field.name]);
+  if (first) formElement.elements.namedItem(first.name).focus();
+  return refused;
+}
+
+// The five contact fields (services.leads.contact_field_specs): label, input with the server's
+// pattern and length, and the message next to the field. Shared by the lead form and the scheduler.
+export function ContactFields({ fields, idPrefix, errors, onEdit, firstRef }) {
+  return fields.map((field, index) => {
+    const inputId = `${idPrefix}-${field.name}`;
+    const message = errors[field.name];
+    return (
+      <div className="field" key={field.name}>
+        <label className="field__label" htmlFor={inputId}>
+          {field.label}
+        </label>
+        <input
+          className="field__input"
+          id={inputId}
+          name={field.name}
+          type={field.type}
+          autoComplete={field.autoComplete}
+          required
+          maxLength={field.maxLength}
+          pattern={field.pattern}
+          ref={index === 0 ? firstRef : undefined}
+          aria-invalid={message ? "true" : undefined}
+          aria-describedby={message ? `${inputId}-error` : undefined}
+          onInput={() => message && onEdit(field.name)}
+        />
+        {message ? (
+          <p className="field__error" id={`${inputId}-error`}>
+            {message}
+          </p>
+        ) : null}
+      </div>
+    );
+  });
 }
 
 function throttledMessage(retryAfter, secondsText, minutesText) {
@@ -92,17 +140,9 @@ export function LeadForm({
     event.preventDefault();
     if (submitting) return;
     const formElement = event.currentTarget;
-    const refused = {};
-    for (const field of fields) {
-      const message = fieldMessage(formElement.elements.namedItem(field.name), field);
-      if (message) refused[field.name] = message;
-    }
+    const refused = checkFields(formElement, fields);
     setFieldErrors(refused);
-    const firstRefused = fields.find((field) => refused[field.name]);
-    if (firstRefused) {
-      formElement.elements.namedItem(firstRefused.name).focus();
-      return;
-    }
+    if (Object.keys(refused).length) return;
     const values = Object.fromEntries(new FormData(formElement).entries());
     setSubmitting(true);
     let status = 0;
@@ -169,35 +209,12 @@ export function LeadForm({
       data-error={String(error)}
     >
       <p className="lead-form__note">{requiredNote}</p>
-      {fields.map((field) => {
-        const inputId = `${id}-${field.name}`;
-        const message = fieldErrors[field.name];
-        return (
-          <div className="field" key={field.name}>
-            <label className="field__label" htmlFor={inputId}>
-              {field.label}
-            </label>
-            <input
-              className="field__input"
-              id={inputId}
-              name={field.name}
-              type={field.type}
-              autoComplete={field.autoComplete}
-              required
-              maxLength={field.maxLength}
-              pattern={field.pattern}
-              aria-invalid={message ? "true" : undefined}
-              aria-describedby={message ? `${inputId}-error` : undefined}
-              onInput={() => message && setFieldErrors((current) => ({ ...current, [field.name]: undefined }))}
-            />
-            {message ? (
-              <p className="field__error" id={`${inputId}-error`}>
-                {message}
-              </p>
-            ) : null}
-          </div>
-        );
-      })}
+      <ContactFields
+        fields={fields}
+        idPrefix={id}
+        errors={fieldErrors}
+        onEdit={(name) => setFieldErrors((current) => ({ ...current, [name]: undefined }))}
+      />
       <div className="lead-form__trap" aria-hidden="true">
         <label htmlFor={`${id}-website`}>{honeypotLabel}</label>
         <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" />

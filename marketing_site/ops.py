@@ -5,6 +5,7 @@
     python -m marketing_site.ops outbox [--status failed]
     python -m marketing_site.ops retry (--id N ... | --failed)
     python -m marketing_site.ops purge [--months N] [--dry-run]
+    python -m marketing_site.ops bookings
 
 They use the database of DATABASE_URL, like the site.
 """
@@ -93,6 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     purge.add_argument("--months", type=int, help="retention period (default: LEAD_RETENTION_MONTHS, 36)")
     purge.add_argument("--dry-run", action="store_true", help="count only, delete nothing")
+    commands.add_parser("bookings", help="list the upcoming demo bookings (built-in scheduler)")
     args = parser.parse_args(argv)
 
     if args.command == "leads":
@@ -112,6 +114,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "outbox":
         for m in list_outbox(args.status):
             print(f"{m.id:>6}  lead {m.lead_id:>6}  {m.status:<8} attempts={m.attempts}  {m.subject}  {m.last_error or ''}")
+    elif args.command == "bookings":
+        from marketing_site.services.booking import upcoming
+
+        for booking, lead in upcoming():
+            print(
+                f"{booking.id:>6}  {booking.starts_at:%Y-%m-%d %H:%M} UTC  {booking.lang}  {booking.visitor_timezone:<22}"
+                f" {lead.firstname} {lead.name} <{lead.email}>  {lead.company}  {lead.phone}"
+            )
     elif args.command == "purge":
         from marketing_site.services.retention import purge_leads
         from marketing_site.settings import get_settings
@@ -121,7 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         verb = "would delete" if args.dry_run else "deleted"
         print(
             f"{verb} {result.leads} lead(s) and {result.mails} mail(s) of {result.prospects} prospect(s)"
-            f" with no contact since {result.cutoff:%Y-%m-%d} ({months} months)"
+            f" with no contact since {result.cutoff:%Y-%m-%d} ({months} months),"
+            f" demo bookings included: {result.bookings}"
         )
     else:
         print(f"{retry(args.id, args.failed)} message(s) queued again")

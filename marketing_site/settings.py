@@ -105,6 +105,19 @@ class Settings:
     log_format: str
     log_level: str
     lead_retention_months: int
+    # The built-in demo scheduler (used when booking_url is empty).
+    booking_timezone: str
+    booking_working_days: tuple[int, ...]
+    booking_working_hours: tuple[tuple[int, int], ...]
+    booking_min_notice_minutes: int
+    booking_days_ahead: int
+    booking_buffer_minutes: int
+    booking_holidays: str
+    booking_busy_ics_url: str
+    booking_busy_cache_seconds: int
+    booking_video_url: str
+    booking_organizer_email: str
+    booking_rate_limit_per_ip: int
 
     @property
     def is_https(self) -> bool:
@@ -123,6 +136,55 @@ class Settings:
     def absolute(self, path: str) -> str:
         """The public absolute URL of a site path."""
         return self.site_origin + path
+
+
+def _days(name: str, default: str) -> tuple[int, ...]:
+    """ISO weekdays (1 = Monday … 7 = Sunday), comma-separated."""
+    raw = _env(name, default) or default
+    try:
+        days = tuple(sorted({int(part) for part in raw.split(",") if part.strip()}))
+    except ValueError as error:
+        raise ValueError(f"{name} must list ISO weekdays (1 = Monday … 7 = Sunday), not {raw!r}") from error
+    if not days or not all(1 <= day <= 7 for day in days):
+        raise ValueError(f"{name} must list ISO weekdays (1 = Monday … 7 = Sunday), not {raw!r}")
+    return days
+
+
+def _hours(name: str, default: str) -> tuple[tuple[int, int], ...]:
+    """Ranges `HH:MM-HH:MM`, comma-separated, as (start, end) minutes after midnight."""
+    raw = _env(name, default) or default
+    ranges = []
+    try:
+        for part in raw.split(","):
+            start, end = (int(h) * 60 + int(m) for h, m in (t.strip().split(":") for t in part.split("-")))
+            ranges.append((start, end))
+    except ValueError as error:
+        raise ValueError(f"{name} must be ranges like 09:00-12:00,14:00-18:00, not {raw!r}") from error
+    if any(not 0 <= start < end <= 24 * 60 for start, end in ranges):
+        raise ValueError(f"{name}: each range must start before it ends, within one day ({raw!r})")
+    return tuple(sorted(ranges))
+
+
+def _timezone(name: str, default: str) -> str:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    value = _env(name, default) or default
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise ValueError(f"{name} must be an IANA time zone such as Europe/Paris, not {value!r}") from error
+    return value
+
+
+def _holiday_country(name: str, default: str) -> str:
+    """A country code of the `holidays` library, or empty for no public holidays off."""
+    value = _env(name, default).upper()
+    if value:
+        import holidays
+
+        if value not in holidays.list_supported_countries():
+            raise ValueError(f"{name} must be a country code of the holidays library (e.g. FR) or empty, not {value!r}")
+    return value
 
 
 @lru_cache(maxsize=1)
@@ -180,4 +242,16 @@ def get_settings() -> Settings:
         log_format=_choice("LOG_FORMAT", ("json", "text")),
         log_level=_env("LOG_LEVEL", "INFO").upper() or "INFO",
         lead_retention_months=_int("LEAD_RETENTION_MONTHS", 36),
+        booking_timezone=_timezone("BOOKING_TIMEZONE", "Europe/Paris"),
+        booking_working_days=_days("BOOKING_WORKING_DAYS", "1,2,3,4,5"),
+        booking_working_hours=_hours("BOOKING_WORKING_HOURS", "09:00-12:00,14:00-18:00"),
+        booking_min_notice_minutes=_int("BOOKING_MIN_NOTICE_MINUTES", 240),
+        booking_days_ahead=_int("BOOKING_DAYS_AHEAD", 21),
+        booking_buffer_minutes=_int("BOOKING_BUFFER_MINUTES", 15),
+        booking_holidays=_holiday_country("BOOKING_HOLIDAYS", "FR"),
+        booking_busy_ics_url=_env("BOOKING_BUSY_ICS_URL"),
+        booking_busy_cache_seconds=_int("BOOKING_BUSY_CACHE_SECONDS", 300),
+        booking_video_url=_env("BOOKING_VIDEO_URL", "https://meet.nereo-wealth.fr/demo-30-min"),
+        booking_organizer_email=_env("BOOKING_ORGANIZER_EMAIL", "demo@nereo-wealth.fr"),
+        booking_rate_limit_per_ip=_int("BOOKING_RATE_LIMIT_PER_IP", 10),
     )

@@ -146,6 +146,7 @@ class SiteServer:
             # The whole test session shares 127.0.0.1: lift its per-IP budget. The production
             # limits are tested on sites of their own, from other loopback addresses.
             RATE_LIMIT_PER_IP="100000",
+            BOOKING_RATE_LIMIT_PER_IP="100",
             OUTBOX_RETRY_BASE_SECONDS="0.5",
             OUTBOX_POLL_SECONDS="0.5",
         )

@@ -1,7 +1,7 @@
 """The console's audit log and the lead indexes behind its filters, sorts and lookups.
 
 Revision ID: 0005_console_audit
-Revises: 0003_lead_flags
+Revises: 0004_bookings
 """
 
 from collections.abc import Sequence
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005_console_audit"
-down_revision: str | None = "0003_lead_flags"
+down_revision: str | None = "0004_bookings"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

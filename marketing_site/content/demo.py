@@ -25,17 +25,6 @@ FR = {
         ),
         "frame_title": "Prendre rendez-vous : démonstration de 30 minutes",
         "open_in_tab": "L'agenda ne s'affiche pas ? Ouvrez-le dans un nouvel onglet",
-        "fallback_title": "La réservation en ligne est momentanément indisponible",
-        "fallback_text": (
-            "Notre agenda en ligne ne peut pas s'afficher pour le moment. Vous pouvez tout de même "
-            "obtenir votre démonstration de 30 minutes, sans appel téléphonique :"
-        ),
-        "fallback_steps": [
-            "écrivez-nous en indiquant deux ou trois créneaux qui vous conviennent ;",
-            "votre consultante confirme l'un d'eux par email sous un jour ouvré ;",
-            "vous recevez l'invitation avec le lien de visioconférence.",
-        ],
-        "fallback_cta": "Proposer mes créneaux par email",
         "fallback_subject": f"Démonstration {B} de 30 minutes : mes disponibilités",
     },
     "consultant": {
@@ -114,17 +103,6 @@ EN = {
         ),
         "frame_title": "Book a meeting: 30-minute demo",
         "open_in_tab": "Calendar not showing? Open it in a new tab",
-        "fallback_title": "Online booking is temporarily unavailable",
-        "fallback_text": (
-            "Our online calendar cannot be displayed at the moment. You can still get your 30-minute demo, "
-            "with no phone call needed:"
-        ),
-        "fallback_steps": [
-            "email us with two or three time slots that suit you;",
-            "your consultant confirms one of them by email within one working day;",
-            "you receive the invitation with the video-call link.",
-        ],
-        "fallback_cta": "Suggest my time slots by email",
         "fallback_subject": f"30-minute {B} demo: my availability",
     },
     "consultant": {

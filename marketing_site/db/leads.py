@@ -52,6 +52,8 @@ class OutboxMessage(SQLModel, table=True):
     reply_to: str = Field(max_length=320)
     subject: str = Field(max_length=300)
     body: str = Field(sa_column=Column(Text, nullable=False))
+    # A calendar invitation (iCalendar text, METHOD:REQUEST or CANCEL) sent with the body, if any.
+    calendar_ics: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     status: str = Field(default="pending", max_length=10)  # pending | sending | sent | failed
     attempts: int = Field(default=0)
     next_attempt_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False))

@@ -147,6 +147,12 @@ def _ascii_domain(domain: str) -> str | None:
         return None
 
 
+def email_for_headers(email: str) -> str:
+    """A stored (readable) email with its domain in ASCII (IDNA), for To, Reply-To and mailto."""
+    local, _, domain = email.rpartition("@")
+    return f"{local}@{_ascii_domain(domain) or domain}"
+
+
 def _display_domain(ascii_domain: str) -> str:
     """The readable (Unicode) form of an ASCII domain, as stored with the lead."""
     if "xn--" not in ascii_domain:
@@ -281,15 +287,16 @@ def _idempotency_key(lead: LeadInput, client_key: str | None) -> str:
 def summary_text(lead: LeadInput) -> str:
     """The multi-line summary of SPEC §3 (first name, name, phone, email, company), then the
     document and its language, and any anti-bot flag for the sales team to weigh."""
-    document = document_for(FORMS[lead.form]["document"], lead.lang)
     text = (
         f"Prénom : {lead.firstname}\n"
         f"Nom : {lead.name}\n"
         f"Téléphone : {lead.phone}\n"
         f"Email : {lead.email}\n"
         f"Société : {lead.company}\n"
-        f"Document : {document['display_name']} (version {MAIL_DOCUMENT_LANGUAGE[lead.lang]})\n"
     )
+    if lead.form in FORMS:  # a download (a demo booking's lead has no document)
+        document = document_for(FORMS[lead.form]["document"], lead.lang)
+        text += f"Document : {document['display_name']} (version {MAIL_DOCUMENT_LANGUAGE[lead.lang]})\n"
     for flag in lead.flags:
         text += f"À vérifier : {MAIL_FLAGS[flag]}\n"
     return text

@@ -22,6 +22,7 @@ from email.utils import formatdate
 from pathlib import Path
 
 import aiosmtplib
+from icalendar import Calendar
 from sqlalchemy import or_, update
 from sqlmodel import select
 
@@ -57,6 +58,15 @@ def compose(message: OutboxMessage) -> EmailMessage:
     mail["Message-ID"] = message.message_id
     mail["Date"] = formatdate(message.created_at.timestamp(), localtime=False)
     mail.set_content(message.body)
+    if message.calendar_ics:
+        # As calendar clients expect: the invitation as an alternative of the text (shown as
+        # an invitation, with its METHOD) and as an .ics attachment (for the others).
+        method = str(Calendar.from_ical(message.calendar_ics).get("METHOD", "PUBLISH"))
+        # Quoted-printable keeps the text readable; lines travel with CRLF as RFC 5545 wants.
+        mail.add_alternative(message.calendar_ics, subtype="calendar", cte="quoted-printable", params={"method": method})
+        mail.add_attachment(
+            message.calendar_ics.encode(), maintype="application", subtype="ics", filename="invitation.ics"
+        )
     return mail
 
 

@@ -2,7 +2,7 @@
 
 A prospect's last contact is their latest lead (any form, same email, case-insensitive).
 `purge_leads` deletes every lead of a prospect whose last contact is older than the
-retention period, with the outbox mail about those leads.
+retention period, with the outbox mail and the demo bookings of those leads.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from sqlalchemy import delete, func
 from sqlmodel import select
 
 from marketing_site.db import new_session
+from marketing_site.db.booking import Booking
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 
 
@@ -32,6 +33,7 @@ class PurgeResult:
     prospects: int
     leads: int
     mails: int
+    bookings: int = 0
 
 
 def purge_leads(months: int, now: datetime | None = None, dry_run: bool = False) -> PurgeResult:
@@ -48,10 +50,14 @@ def purge_leads(months: int, now: datetime | None = None, dry_run: bool = False)
         mails = session.exec(
             select(func.count()).select_from(OutboxMessage).where(OutboxMessage.lead_id.in_(lead_ids))  # type: ignore[attr-defined]
         ).one()
+        bookings = session.exec(
+            select(func.count()).select_from(Booking).where(Booking.lead_id.in_(lead_ids))  # type: ignore[attr-defined]
+        ).one()
         if not dry_run:
             ids = list(session.exec(lead_ids).all())
             for start in range(0, len(ids), 500):
                 chunk = ids[start:start + 500]
                 session.execute(delete(OutboxMessage).where(OutboxMessage.lead_id.in_(chunk)))  # type: ignore[attr-defined]
+                session.execute(delete(Booking).where(Booking.lead_id.in_(chunk)))  # type: ignore[attr-defined]
                 session.execute(delete(Lead).where(Lead.id.in_(chunk)))  # type: ignore[union-attr]
-    return PurgeResult(cutoff=cutoff, prospects=prospects, leads=leads, mails=mails)
+    return PurgeResult(cutoff=cutoff, prospects=prospects, leads=leads, mails=mails, bookings=bookings)

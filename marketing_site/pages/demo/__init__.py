@@ -19,7 +19,7 @@ def page(lang: str) -> rx.Component:
     words = french_spacing(content.FR, keep=UNSPACED_KEYS) if lang == "fr" else content.EN
     return rx.fragment(
         hero_section(words),
-        booking_section(words),
+        booking_section(words, lang),
         agenda_section(words),
         contact_section(words),
     )

@@ -1,14 +1,15 @@
-"""The 30-minute scheduling widget, or a mail fallback when no booking page is configured.
+"""The 30-minute scheduling widget: the site's own scheduler, or an external booking page.
 
-The choice is made when the page is compiled, from `settings.booking_url`: an empty
-setting never yields an empty frame.
+The choice is made when the page is compiled, from `settings.booking_url`: empty (the
+default) gives the built-in scheduler, a URL gives that page in a 630 px frame.
 """
 
 from __future__ import annotations
 
 import reflex as rx
 
-from marketing_site.components.links import button_link, link
+from marketing_site.components.booking import booking_scheduler
+from marketing_site.components.links import link
 from marketing_site.components.sections import section
 from marketing_site.pages.demo.consultant import consultant_card
 from marketing_site.pages.demo.mail import mailto
@@ -34,24 +35,14 @@ def booking_widget(text: dict, url: str) -> rx.Component:
     )
 
 
-def booking_unavailable(text: dict) -> rx.Component:
-    return rx.el.div(
-        rx.el.h3(text["fallback_title"]),
-        rx.el.p(text["fallback_text"]),
-        rx.el.ol(*[rx.el.li(step) for step in text["fallback_steps"]], class_name="booking-fallback__steps"),
-        button_link(text["fallback_cta"], mailto(text["fallback_subject"])),
-        class_name="booking-fallback",
-    )
-
-
-def booking_section(words: dict) -> rx.Component:
+def booking_section(words: dict, lang: str) -> rx.Component:
     text = words["booking"]
     url = get_settings().booking_url
     return section(
         text["title"],
         rx.el.div(
             consultant_card(words),
-            booking_widget(text, url) if url else booking_unavailable(text),
+            booking_widget(text, url) if url else booking_scheduler(lang, mailto(text["fallback_subject"])),
             class_name="booking-layout",
         ),
         id=text["id"],

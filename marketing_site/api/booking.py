@@ -1,0 +1,151 @@
+"""The built-in demo scheduler's HTTP side (used when BOOKING_URL is empty).
+
+GET  /api/v1/booking/slots   the slots a visitor can book now (UTC ids; the browser shows them
+                             in the visitor's zone)
+POST /api/v1/booking         book one: 201 booked · 409 slot taken · 422 per-field errors · 429
+GET  /api/v1/booking/cancel  the cancel link of the visitor's mail: a confirmation page (a GET
+                             changes nothing, so a mail scanner following the link cancels nothing)
+POST /api/v1/booking/cancel  cancels: frees the slot and mails METHOD:CANCEL to both sides
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from anyio import to_thread
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import HTMLResponse, JSONResponse
+from starlette.routing import Route
+from zoneinfo import ZoneInfo
+
+from marketing_site import routes
+from marketing_site.api.mail import _read_limited, client_ip
+from marketing_site.content import booking as words
+from marketing_site.services import booking
+from marketing_site.settings import get_settings
+
+SLOTS_PATH = "/api/v1/booking/slots"
+BOOK_PATH = "/api/v1/booking"
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+async def slots(_: Request) -> JSONResponse:
+    offer = await to_thread.run_sync(booking.available_slots)
+    return JSONResponse(
+        {
+            "duration_minutes": booking.SLOT_MINUTES,
+            "timezone": get_settings().booking_timezone,
+            "slots": [booking.slot_id(start) for start in offer],
+        },
+        headers=NO_STORE,
+    )
+
+
+async def book(request: Request) -> JSONResponse:
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/json":
+        return JSONResponse({"error": "The body must be JSON (Content-Type: application/json)."}, 415)
+    try:
+        body = await _read_limited(request)
+    except ClientDisconnect:
+        return JSONResponse({"error": "The request was interrupted."}, 400)
+    if body is None:
+        return JSONResponse({"error": "The body is too large."}, 413)
+    try:
+        payload = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return JSONResponse({"errors": {"body": "Not valid JSON."}}, 422)
+    if not isinstance(payload, dict):
+        return JSONResponse({"errors": {"body": "Must be a JSON object."}}, 422)
+    result = await to_thread.run_sync(
+        booking.book, payload, client_ip(request), request.headers.get("idempotency-key")
+    )
+    if result.status == "rate_limited":
+        return JSONResponse({"errors": result.errors}, 429, headers={"Retry-After": str(result.retry_after)})
+    if result.status == "taken":
+        return JSONResponse({"errors": result.errors}, 409)
+    if result.status == "invalid":
+        return JSONResponse({"errors": result.errors}, 422)
+    return JSONResponse({"status": "booked", "slot": booking.slot_id(result.start)}, 201, headers=NO_STORE)  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------------------- cancel page
+
+
+def _page(lang: str, body: str, status: int = 200) -> HTMLResponse:
+    text = words.FR["cancel_page"] if lang == "fr" else words.EN["cancel_page"]
+    demo = html.escape(routes.DEMO.path(lang), quote=True)
+    document = (
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="robots" content="noindex">'
+        f"<title>{html.escape(text['title'])}</title>"
+        "<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;"
+        "color:#0b1f33}button{font:inherit;padding:.6rem 1.2rem;border-radius:.4rem;border:0;"
+        "background:#0b4f8a;color:#fff;cursor:pointer}a{color:#0b4f8a}</style></head>"
+        f"<body><main><h1>{html.escape(text['title'])}</h1>{body}"
+        f'<p><a href="{demo}">{html.escape(text["back"])}</a></p></main></body></html>'
+    )
+    # No referrer: the link's token stays out of Referer.
+    return HTMLResponse(document, status, headers={**NO_STORE, "Referrer-Policy": "no-referrer"})
+
+
+def _lang_of(request: Request, found: booking.CancelResult) -> str:
+    if found.booking is not None:
+        return found.booking.lang
+    return "en" if request.query_params.get("lang") == "en" else "fr"
+
+
+def _slot_text(found: booking.CancelResult) -> dict[str, str]:
+    b = found.booking
+    assert b is not None
+    start = booking._as_utc(b.starts_at)
+    return {"slot": booking.format_slot(start, ZoneInfo(b.visitor_timezone), b.lang), "zone": b.visitor_timezone}
+
+
+def _problem(lang: str, status: str) -> HTMLResponse:
+    text = words.FR["cancel_page"] if lang == "fr" else words.EN["cancel_page"]
+    return _page(lang, f'<p role="alert">{html.escape(text[status])}</p>', 410 if status == "expired" else 400)
+
+
+async def cancel_page(request: Request) -> HTMLResponse:
+    token = request.query_params.get("token", "")
+    found = await to_thread.run_sync(booking.booking_for_token, token)
+    lang = _lang_of(request, found)
+    text = words.FR["cancel_page"] if lang == "fr" else words.EN["cancel_page"]
+    if found.status in ("invalid", "expired"):
+        return _problem(lang, found.status)
+    if found.status == "already":
+        return _page(lang, f"<p>{html.escape(text['already'])}</p>")
+    question = html.escape(text["question"].format(**_slot_text(found)))
+    form = (
+        f'<form method="post" action="{booking.CANCEL_PATH}?lang={lang}">'
+        f'<input type="hidden" name="token" value="{html.escape(token, quote=True)}">'
+        f'<button type="submit">{html.escape(text["button"])}</button></form>'
+    )
+    return _page(lang, f"<p>{question}</p>{form}")
+
+
+async def cancel(request: Request) -> HTMLResponse:
+    try:
+        form = await request.form(max_files=0, max_fields=5)
+    except Exception:  # noqa: BLE001 — a malformed body is an invalid link
+        form = {}
+    token = form.get("token", "")
+    result = await to_thread.run_sync(booking.cancel, token if isinstance(token, str) else "")
+    lang = _lang_of(request, result)
+    text = words.FR["cancel_page"] if lang == "fr" else words.EN["cancel_page"]
+    if result.status in ("invalid", "expired"):
+        return _problem(lang, result.status)
+    if result.status == "already":
+        return _page(lang, f"<p>{html.escape(text['already'])}</p>")
+    return _page(lang, f'<p role="status">{html.escape(text["done"])}</p>')
+
+
+ROUTES = [
+    Route(SLOTS_PATH, slots, methods=["GET"]),
+    Route(BOOK_PATH, book, methods=["POST"]),
+    Route(booking.CANCEL_PATH, cancel_page, methods=["GET"]),
+    Route(booking.CANCEL_PATH, cancel, methods=["POST"]),
+]

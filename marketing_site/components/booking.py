@@ -1,0 +1,47 @@
+"""The built-in demo scheduler (`assets/booking.jsx`): slots, the lead form's fields, confirmation."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site import routes
+from marketing_site.content import booking as booking_words
+from marketing_site.content import lead_forms
+from marketing_site.pages.typography import french_spacing
+from marketing_site.services.leads import contact_field_specs
+
+# Words used as attribute values (aria-label) keep their plain spaces.
+ATTRIBUTE_KEYS = ("label", "days_label", "slots_label")
+
+
+class BookingScheduler(rx.Component):
+    library = "$/public/booking.jsx"
+    tag = "BookingScheduler"
+
+    lang: rx.Var[str]
+    words: rx.Var[dict[str, str]]
+    # The lead form's contact fields with their rules and messages (services.leads).
+    fields: rx.Var[list[dict]]
+    required_note: rx.Var[str]
+    honeypot_label: rx.Var[str]
+    privacy_text: rx.Var[str]
+    privacy_href: rx.Var[str]
+    privacy_link_label: rx.Var[str]
+    fallback_href: rx.Var[str]
+
+
+def booking_scheduler(lang: str, fallback_href: str) -> rx.Component:
+    """The scheduler in `lang`; `fallback_href` is the mail link shown if the slots cannot load."""
+    form_words = lead_forms.FR if lang == "fr" else lead_forms.EN
+    words = french_spacing(booking_words.FR, keep=ATTRIBUTE_KEYS) if lang == "fr" else booking_words.EN
+    return BookingScheduler.create(
+        lang=lang,
+        words=words["widget"],
+        fields=contact_field_specs(lang),
+        required_note=form_words["required_note"],
+        honeypot_label=form_words["honeypot"],
+        privacy_text=words["widget"]["privacy"],
+        privacy_href=routes.PRIVACY.path(lang),
+        privacy_link_label=form_words["privacy_link"],
+        fallback_href=fallback_href,
+    )

@@ -1,0 +1,42 @@
+"""Demo bookings of the built-in scheduler: one row per booked 30-minute slot, tied to its lead."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Column, DateTime, Index, text
+from sqlmodel import Field, SQLModel
+
+from marketing_site.db.leads import utcnow
+
+CONFIRMED = "confirmed"
+CANCELLED = "cancelled"
+# Only a confirmed booking holds its slot: a cancelled one frees it for the next visitor.
+ACTIVE = text(f"status = '{CONFIRMED}'")
+
+
+def _timestamp(**kwargs) -> Column:
+    return Column(DateTime(timezone=True), **kwargs)
+
+
+class Booking(SQLModel, table=True):
+    """A demo booked by a visitor; the partial unique index makes a slot bookable once."""
+
+    __tablename__ = "booking"
+    __table_args__ = (
+        Index("uq_booking_active_slot", "starts_at", unique=True, sqlite_where=ACTIVE, postgresql_where=ACTIVE),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    lead_id: int = Field(foreign_key="lead.id", index=True)
+    # UTC; the slot's identity.
+    starts_at: datetime = Field(sa_column=_timestamp(nullable=False))
+    ends_at: datetime = Field(sa_column=_timestamp(nullable=False))
+    # The visitor's IANA zone (from the browser), to write the mail in their local time.
+    visitor_timezone: str = Field(max_length=64)
+    lang: str = Field(max_length=2)
+    status: str = Field(default=CONFIRMED, max_length=10)  # confirmed | cancelled
+    # The calendar invitation's UID: the cancellation refers to the same event.
+    uid: str = Field(max_length=200, unique=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False))
+    cancelled_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))

@@ -1,0 +1,570 @@
+"""The built-in demo scheduler: the offer of 30-minute slots, booking, cancellation.
+
+Slots are computed in UTC from the consultant's working hours (settings, in BOOKING_TIMEZONE):
+working days minus public holidays, each working range cut into 30-minute meetings spaced by
+the buffer, from now + the minimum notice to BOOKING_DAYS_AHEAD days ahead, minus confirmed
+bookings and the busy periods of the optional `.ics` feed. A slot's id is its UTC start
+(`2026-11-24T08:00Z`); the server re-checks every id it receives against the same rules.
+
+A booking, its lead and both mails (visitor and sales, each with an invitation) are written in
+one transaction; the partial unique index `uq_booking_active_slot` (one confirmed booking per
+start) is what makes a slot bookable once across workers and machines. A cancellation marks the
+booking cancelled, which frees the slot, and queues the METHOD:CANCEL mails.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import hmac
+import logging
+import math
+import re
+import threading
+import time
+import uuid
+from collections.abc import Mapping
+from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, available_timezones
+
+import holidays
+import httpx
+import recurring_ical_events
+from icalendar import Calendar, Event, Timezone, vCalAddress, vText
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
+
+from marketing_site import routes
+from marketing_site.content import booking as words
+from marketing_site.content.demo import CONSULTANT
+from marketing_site.db import new_session
+from marketing_site.db.booking import CANCELLED, CONFIRMED, Booking
+from marketing_site.db.leads import Lead, OutboxMessage, utcnow
+from marketing_site.services import leads, mail
+from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
+from marketing_site.settings import Settings, get_settings
+
+log = logging.getLogger("marketing_site.booking")
+
+SLOT_MINUTES = 30
+LEAD_FORM = "demo"  # Lead.form of a booking's lead
+SLOT_ID = re.compile(r"^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})Z$")
+BUSY_FEED_TIMEOUT_SECONDS = 5
+# After a failed read of the busy feed, wait this long before trying again (the offer goes on).
+BUSY_FEED_RETRY_SECONDS = 60
+CANCEL_PATH = "/api/v1/booking/cancel"
+TIMEZONES = frozenset(available_timezones())
+
+
+# ----------------------------------------------------------------------------- the offer
+
+
+def slot_id(start: datetime) -> str:
+    return start.astimezone(UTC).strftime("%Y-%m-%dT%H:%MZ")
+
+
+def parse_slot_id(value: Any) -> datetime | None:
+    """The UTC start a slot id names, or None when it is not a well-formed id."""
+    match = SLOT_ID.match(value) if isinstance(value, str) else None
+    if match is None:
+        return None
+    try:
+        return datetime(*map(int, match.groups()), tzinfo=UTC)  # type: ignore[misc]
+    except ValueError:
+        return None
+
+
+def _as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every stored moment is UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+@dataclasses.dataclass(frozen=True)
+class Schedule:
+    """The consultant's working rules, from the settings."""
+
+    zone: ZoneInfo
+    days: tuple[int, ...]
+    hours: tuple[tuple[int, int], ...]
+    notice: timedelta
+    days_ahead: int
+    buffer: timedelta
+    holiday_country: str
+
+    @classmethod
+    def from_settings(cls, settings: Settings | None = None) -> Schedule:
+        settings = settings or get_settings()
+        return cls(
+            zone=ZoneInfo(settings.booking_timezone),
+            days=settings.booking_working_days,
+            hours=settings.booking_working_hours,
+            notice=timedelta(minutes=settings.booking_min_notice_minutes),
+            days_ahead=settings.booking_days_ahead,
+            buffer=timedelta(minutes=settings.booking_buffer_minutes),
+            holiday_country=settings.booking_holidays,
+        )
+
+    def is_working_day(self, day: date) -> bool:
+        if day.isoweekday() not in self.days:
+            return False
+        return not (self.holiday_country and day in _holidays(self.holiday_country, day.year))
+
+    def day_starts(self, day: date) -> list[datetime]:
+        """UTC starts of the day's meetings: each working range cut into 30 minutes + buffer."""
+        if not self.is_working_day(day):
+            return []
+        step = SLOT_MINUTES + int(self.buffer.total_seconds() // 60)
+        starts = []
+        for first, end in self.hours:
+            for minute in range(first, end - SLOT_MINUTES + 1, step):
+                local = datetime(day.year, day.month, day.day, minute // 60, minute % 60, tzinfo=self.zone)
+                moment = local.astimezone(UTC)
+                if moment.astimezone(self.zone).replace(tzinfo=None) == local.replace(tzinfo=None):
+                    starts.append(moment)  # a time skipped by a DST change does not exist
+        return starts
+
+    def horizon(self, now: datetime) -> tuple[date, date]:
+        today = now.astimezone(self.zone).date()
+        return today, today + timedelta(days=self.days_ahead)
+
+
+@lru_cache(maxsize=8)
+def _holidays(country: str, year: int) -> holidays.HolidayBase:
+    return holidays.country_holidays(country, years=[year])
+
+
+def _overlaps(start: datetime, periods: list[tuple[datetime, datetime]], margin: timedelta) -> bool:
+    end = start + timedelta(minutes=SLOT_MINUTES)
+    return any(busy_start < end + margin and busy_end > start - margin for busy_start, busy_end in periods)
+
+
+def _booked_periods(since: datetime) -> list[tuple[datetime, datetime]]:
+    with new_session() as session:
+        rows = session.exec(
+            select(Booking.starts_at, Booking.ends_at)
+            .where(Booking.status == CONFIRMED)
+            .where(Booking.ends_at >= since)
+        ).all()
+    return [(_as_utc(start), _as_utc(end)) for start, end in rows]
+
+
+def available_slots(now: datetime | None = None) -> list[datetime]:
+    """UTC starts of every slot a visitor can book now."""
+    now = now or utcnow()
+    schedule = Schedule.from_settings()
+    first_day, last_day = schedule.horizon(now)
+    earliest = now + schedule.notice
+    taken = _booked_periods(now) + busy_periods(now)
+    offer = []
+    day = first_day
+    while day <= last_day:
+        for start in schedule.day_starts(day):
+            if start >= earliest and not _overlaps(start, taken, schedule.buffer):
+                offer.append(start)
+        day += timedelta(days=1)
+    return offer
+
+
+def refusal(start: datetime | None, now: datetime | None = None) -> str | None:
+    """Why `start` cannot be booked now (an error code of content.booking), or None."""
+    now = now or utcnow()
+    if start is None:
+        return "slot_invalid"
+    if start <= now:
+        return "slot_past"
+    schedule = Schedule.from_settings()
+    day = start.astimezone(schedule.zone).date()
+    first_day, last_day = schedule.horizon(now)
+    if not first_day <= day <= last_day or not schedule.is_working_day(day):
+        return "slot_outside_hours"
+    if start not in schedule.day_starts(day):
+        local = start.astimezone(schedule.zone)
+        minute = local.hour * 60 + local.minute
+        within = any(first <= minute and minute + SLOT_MINUTES <= end for first, end in schedule.hours)
+        # Inside working hours but off the grid: not an id the site ever offered.
+        return "slot_invalid" if within else "slot_outside_hours"
+    if start < now + schedule.notice:
+        return "slot_too_soon"
+    if _overlaps(start, _booked_periods(now) + busy_periods(now), schedule.buffer):
+        return "slot_taken"
+    return None
+
+
+# ----------------------------------------------------------------------------- busy feed
+
+
+class _BusyFeed:
+    """The busy periods of BOOKING_BUSY_ICS_URL, read on the server and cached per process."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.url = ""
+        self.periods: list[tuple[datetime, datetime]] = []
+        self.fresh_until = 0.0
+
+    def get(self, now: datetime) -> list[tuple[datetime, datetime]]:
+        settings = get_settings()
+        url = settings.booking_busy_ics_url
+        if not url:
+            return []
+        with self.lock:
+            if url == self.url and time.monotonic() < self.fresh_until:
+                return self.periods
+            try:
+                response = httpx.get(url, timeout=BUSY_FEED_TIMEOUT_SECONDS, follow_redirects=True)
+                response.raise_for_status()
+                # The offer's span (and a day either side); the cache lasts far less than a day.
+                periods = parse_busy(
+                    response.content,
+                    ZoneInfo(settings.booking_timezone),
+                    now - timedelta(days=1),
+                    now + timedelta(days=settings.booking_days_ahead + 2),
+                )
+            except Exception as error:  # noqa: BLE001 — any failure: keep offering slots
+                log.warning("busy-times feed unreachable, slots offered without it: %s", error)
+                if url != self.url:
+                    self.periods = []
+                self.url = url
+                self.fresh_until = time.monotonic() + min(BUSY_FEED_RETRY_SECONDS, settings.booking_busy_cache_seconds)
+                return self.periods
+            self.url, self.periods = url, periods
+            self.fresh_until = time.monotonic() + settings.booking_busy_cache_seconds
+            return periods
+
+    def clear(self) -> None:
+        with self.lock:
+            self.url, self.periods, self.fresh_until = "", [], 0.0
+
+
+_busy_feed = _BusyFeed()
+
+
+def busy_periods(now: datetime) -> list[tuple[datetime, datetime]]:
+    return _busy_feed.get(now)
+
+
+def _moment(value: date | datetime, zone: ZoneInfo) -> datetime:
+    if not isinstance(value, datetime):  # an all-day event: from the day's midnight, local time
+        value = datetime(value.year, value.month, value.day, tzinfo=zone)
+    elif value.tzinfo is None:  # floating time: the consultant's
+        value = value.replace(tzinfo=zone)
+    return value.astimezone(UTC)
+
+
+def parse_busy(feed: bytes, zone: ZoneInfo, since: datetime, until: datetime) -> list[tuple[datetime, datetime]]:
+    """Busy periods of an iCalendar feed between two moments: the occurrences of opaque, not
+    cancelled events (recurrences expanded by `recurring_ical_events`) and VFREEBUSY periods."""
+    calendar = Calendar.from_ical(feed)
+    periods = []
+    for event in recurring_ical_events.of(calendar).between(since, until):
+        if str(event.get("TRANSP", "OPAQUE")).upper() == "TRANSPARENT":
+            continue
+        if str(event.get("STATUS", "")).upper() == "CANCELLED":
+            continue
+        start = event.decoded("DTSTART")
+        if "DTEND" in event:
+            end = event.decoded("DTEND")
+        elif "DURATION" in event:
+            end = start + event.decoded("DURATION")
+        else:
+            end = start + (timedelta(days=1) if not isinstance(start, datetime) else timedelta(0))
+        periods.append((_moment(start, zone), _moment(end, zone)))
+    for freebusy in calendar.walk("VFREEBUSY"):
+        values = freebusy.get("FREEBUSY", [])
+        for period in values if isinstance(values, list) else [values]:
+            start, end = period.dt  # (start, end) or (start, duration)
+            end = start + end if isinstance(end, timedelta) else end
+            periods.append((_moment(start, zone), _moment(end, zone)))
+    return periods
+
+
+# ----------------------------------------------------------------------------- cancel links
+
+
+def _cancel_key() -> bytes:
+    from marketing_site.services.sessions import session_secret
+
+    return hashlib.sha256(b"nereo-booking-cancel:" + session_secret().encode()).digest()
+
+
+def cancel_token(booking_id: int, expires: datetime) -> str:
+    """`<id>.<expiry>.<HMAC>`: names the booking, valid until its start."""
+    payload = f"{booking_id}.{int(expires.timestamp())}"
+    signature = hmac.new(_cancel_key(), payload.encode(), hashlib.sha256).digest()
+    return payload + "." + base64.urlsafe_b64encode(signature).decode().rstrip("=")
+
+
+def read_cancel_token(token: str, now: datetime | None = None) -> tuple[int | None, str | None]:
+    """(booking id, None) for a valid token, else (None, "invalid" | "expired")."""
+    parts = token.split(".") if isinstance(token, str) else []
+    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
+        return None, "invalid"
+    expected = cancel_token(int(parts[0]), datetime.fromtimestamp(int(parts[1]), UTC)).split(".")[2]
+    if not hmac.compare_digest(expected, parts[2]):
+        return None, "invalid"
+    if int(parts[1]) <= (now or utcnow()).timestamp():
+        return None, "expired"
+    return int(parts[0]), None
+
+
+def cancel_url(booking: Booking) -> str:
+    """The link of the visitor's mail (`lang` only words the page when the token is refused)."""
+    token = cancel_token(booking.id, _as_utc(booking.starts_at))  # type: ignore[arg-type]
+    return get_settings().absolute(f"{CANCEL_PATH}?token={token}&lang={booking.lang}")
+
+
+# ----------------------------------------------------------------------------- words and invitations
+
+
+def format_slot(start: datetime, zone: ZoneInfo, lang: str) -> str:
+    """E.g. "mardi 24 novembre 2026 à 10:00" in `zone`."""
+    text = words.FR["mail"] if lang == "fr" else words.EN["mail"]
+    local = start.astimezone(zone)
+    return text["date"].format(
+        weekday=text["weekdays"][local.weekday()],
+        day=local.day,
+        month=text["months"][local.month - 1],
+        year=local.year,
+        time=local.strftime("%H:%M"),
+    )
+
+
+def invitation(booking: Booking, lead: Lead, method: str) -> str:
+    """The iCalendar text of the demo: METHOD:REQUEST when booked, METHOD:CANCEL when cancelled."""
+    settings = get_settings()
+    zone = ZoneInfo(settings.booking_timezone)
+    text = words.FR["mail"] if booking.lang == "fr" else words.EN["mail"]
+    calendar = Calendar()
+    calendar.add("prodid", "-//Nereo//Demo scheduler//FR")
+    calendar.add("version", "2.0")
+    calendar.add("method", method)
+    event = Event()
+    event.add("uid", booking.uid)
+    event.add("dtstamp", utcnow())
+    event.add("dtstart", _as_utc(booking.starts_at).astimezone(zone))
+    event.add("dtend", _as_utc(booking.ends_at).astimezone(zone))
+    event.add("sequence", 1 if method == "CANCEL" else 0)
+    event.add("status", "CANCELLED" if method == "CANCEL" else "CONFIRMED")
+    event.add("summary", text["event_summary"])
+    event.add("description", text["event_description"].format(video=settings.booking_video_url))
+    event.add("location", settings.booking_video_url)
+    event.add("url", settings.booking_video_url)
+    organizer = vCalAddress(f"mailto:{settings.booking_organizer_email}")
+    organizer.params["cn"] = vText(CONSULTANT)
+    event.add("organizer", organizer)
+    attendee = vCalAddress(f"mailto:{leads.email_for_headers(lead.email)}")
+    attendee.params["cn"] = vText(f"{lead.firstname} {lead.name}")
+    attendee.params["role"] = vText("REQ-PARTICIPANT")
+    attendee.params["partstat"] = vText("NEEDS-ACTION")
+    attendee.params["rsvp"] = vText("TRUE")
+    event.add("attendee", attendee)
+    # The zone's rules for the meeting's year and the next (the library's default spans 1970–2038).
+    year = _as_utc(booking.starts_at).astimezone(zone).year
+    calendar.add_component(
+        Timezone.from_tzid(settings.booking_timezone, first_date=date(year, 1, 1), last_date=date(year + 1, 12, 31))
+    )
+    calendar.add_component(event)
+    return calendar.to_ical().decode()
+
+
+def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]:
+    """The visitor's mail and the sales notification, each carrying the invitation."""
+    settings = get_settings()
+    text = words.FR["mail"] if booking.lang == "fr" else words.EN["mail"]
+    consultant_zone = ZoneInfo(settings.booking_timezone)
+    visitor_zone = ZoneInfo(booking.visitor_timezone)
+    start = _as_utc(booking.starts_at)
+    visitor_slot = format_slot(start, visitor_zone, booking.lang)
+    sales_slot = format_slot(start, consultant_zone, "fr")
+    ics = invitation(booking, lead, "CANCEL" if cancelled else "REQUEST")
+    contact = leads.LeadInput(
+        form=lead.form, lang=lead.lang, name=lead.name, firstname=lead.firstname,
+        phone=lead.phone, company=lead.company, email=lead.email,
+    )
+    fields = {
+        "firstname": lead.firstname, "name": lead.name, "company": lead.company,
+        "zone": booking.visitor_timezone, "video": settings.booking_video_url,
+        "consultant_zone": settings.booking_timezone, "lang": booking.lang,
+        "summary": leads.summary_text(contact),
+    }
+    kind = "cancel" if cancelled else "confirmation"
+    if cancelled:
+        visitor_subject = text["cancel_subject"].format(slot=visitor_slot)
+        visitor_body = text["cancel_body"].format(
+            slot=visitor_slot, rebook=settings.absolute(routes.DEMO.path(booking.lang)), **fields
+        )
+        sales_subject = words.SALES["cancel_subject"].format(slot=sales_slot, **fields)
+        sales_body = words.SALES["cancel_body"].format(slot=sales_slot, **fields)
+    else:
+        visitor_subject = text["visitor_subject"].format(slot=visitor_slot)
+        visitor_body = text["visitor_body"].format(slot=visitor_slot, cancel=cancel_url(booking), **fields)
+        sales_subject = words.SALES["subject"].format(slot=sales_slot, **fields)
+        sales_body = words.SALES["body"].format(slot=sales_slot, visitor_slot=visitor_slot, **fields)
+    common = {"lead_id": lead.id, "mail_from": settings.mail_from, "calendar_ics": ics, "next_attempt_at": utcnow()}
+    return [
+        OutboxMessage(
+            message_id=mail.make_message_id(f"booking-{booking.id}-{kind}-visitor"),
+            mail_to=leads.email_for_headers(lead.email), reply_to=settings.booking_organizer_email,
+            subject=visitor_subject, body=visitor_body, **common,
+        ),
+        OutboxMessage(
+            message_id=mail.make_message_id(f"booking-{booking.id}-{kind}-sales"),
+            mail_to=settings.lead_mail_to, reply_to=leads.email_for_headers(lead.email),
+            subject=sales_subject, body=sales_body, **common,
+        ),
+    ]
+
+
+# ----------------------------------------------------------------------------- booking
+
+
+@dataclasses.dataclass(frozen=True)
+class BookResult:
+    status: str  # booked | invalid | taken | rate_limited
+    errors: dict[str, str] = dataclasses.field(default_factory=dict)
+    booking_id: int | None = None
+    start: datetime | None = None
+    retry_after: int = 0
+    duplicate: bool = False
+
+
+@lru_cache(maxsize=1)
+def _limiter() -> RateLimiter | RedisRateLimiter:
+    settings = get_settings()
+    return make_rate_limiter(settings.booking_rate_limit_per_ip, settings.rate_limit_window_seconds)
+
+
+def _lang(payload: Mapping[str, Any]) -> str:
+    return payload.get("lang") if payload.get("lang") in ("fr", "en") else "fr"  # type: ignore[return-value]
+
+
+def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = None) -> BookResult:
+    """Validate and store a booking with its lead and its two mails, in one transaction."""
+    lang = _lang(payload)
+    messages = words.FR["errors"] if lang == "fr" else words.EN["errors"]
+    wait = _limiter().hit(f"booking-ip:{client_ip}")
+    if wait is not None:
+        return BookResult("rate_limited", {"form": messages["rate_limited"]}, retry_after=math.ceil(wait))
+    key_material = f"booking-client:{client_key[:200]}" if client_key else f"booking:{uuid.uuid4()}"
+    key = hashlib.sha256(key_material.encode()).hexdigest()
+    twin = _booking_of_lead_key(key) if client_key else None
+    if twin is not None:  # the same visitor's request again (double click, retry)
+        return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
+    # The lead form's own rules and messages (services.leads), in the visitor's language.
+    contact = leads.validate_contact(payload, lang)
+    errors = dict(contact.errors)
+    if payload.get("lang") not in ("fr", "en"):
+        errors["lang"] = messages["lang"]
+    zone_name = payload.get("timezone")
+    if not isinstance(zone_name, str) or zone_name not in TIMEZONES:
+        errors["timezone"] = messages["timezone"]
+    start = parse_slot_id(payload.get("slot"))
+    reason = refusal(start)
+    if reason is not None:
+        errors["slot"] = messages[reason]
+    # Like the lead form: a filled trap field (some autofill tools fill hidden fields) marks
+    # the lead for review instead of refusing the visitor.
+    flags = "honeypot" if payload.get(leads.HONEYPOT_FIELD) else ""
+    if errors:
+        return BookResult("taken" if reason == "slot_taken" and len(errors) == 1 else "invalid", errors)
+    assert start is not None
+    try:
+        booking_id = _store(contact.values, lang, zone_name, start, key, flags)  # type: ignore[arg-type]
+    except IntegrityError:
+        twin = _booking_of_lead_key(key)
+        if twin is not None:  # a concurrent twin of this request won
+            return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
+        return BookResult("taken", {"slot": messages["slot_taken"]})
+    mail.wake_worker()
+    log.info("booking %s stored", booking_id)
+    return BookResult("booked", booking_id=booking_id, start=start)
+
+
+def _booking_of_lead_key(key: str) -> Booking | None:
+    with new_session() as session:
+        return session.exec(
+            select(Booking).join(Lead, Lead.id == Booking.lead_id).where(Lead.idempotency_key == key)
+        ).first()
+
+
+def _store(contact: dict[str, str], lang: str, zone_name: str, start: datetime, key: str, flags: str) -> int:
+    with new_session() as session, session.begin():
+        lead = Lead(form=LEAD_FORM, lang=lang, idempotency_key=key, flags=flags, **contact)
+        session.add(lead)
+        session.flush()
+        booking = Booking(
+            lead_id=lead.id,  # type: ignore[arg-type]
+            starts_at=start,
+            ends_at=start + timedelta(minutes=SLOT_MINUTES),
+            visitor_timezone=zone_name,
+            lang=lang,
+            status=CONFIRMED,
+            uid=f"{uuid.uuid4()}@{urlsplit(get_settings().site_url).hostname or 'localhost'}",
+        )
+        session.add(booking)
+        session.flush()  # the unique index speaks here when the slot was just taken
+        for message in _mails(booking, lead, cancelled=False):
+            session.add(message)
+        return booking.id  # type: ignore[return-value]
+
+
+@dataclasses.dataclass(frozen=True)
+class CancelResult:
+    status: str  # confirmed (the page asks) | cancelled | already | invalid | expired
+    booking: Booking | None = None
+
+
+def booking_for_token(token: str) -> CancelResult:
+    """The booking a cancel link names, without changing anything (the confirmation page)."""
+    booking_id, problem = read_cancel_token(token)
+    if problem is not None:
+        return CancelResult(problem)
+    with new_session() as session:
+        booking = session.get(Booking, booking_id)
+    if booking is None:
+        return CancelResult("invalid")
+    return CancelResult("already" if booking.status == CANCELLED else "confirmed", booking)
+
+
+def cancel(token: str) -> CancelResult:
+    """Cancel the booking of a valid link: free the slot and queue the METHOD:CANCEL mails."""
+    booking_id, problem = read_cancel_token(token)
+    if problem is not None:
+        return CancelResult(problem)
+    with new_session() as session, session.begin():
+        # A conditional update: of two clicks at once, exactly one cancels (and mails).
+        changed = session.execute(
+            update(Booking)
+            .where(Booking.id == booking_id)
+            .where(Booking.status == CONFIRMED)
+            .values(status=CANCELLED, cancelled_at=utcnow())
+        ).rowcount
+        booking = session.get(Booking, booking_id, populate_existing=True)
+        if booking is None:
+            return CancelResult("invalid")
+        if changed != 1:
+            return CancelResult("already", booking)
+        lead = session.get(Lead, booking.lead_id)
+        for message in _mails(booking, lead, cancelled=True):  # type: ignore[arg-type]
+            session.add(message)
+    mail.wake_worker()
+    log.info("booking %s cancelled", booking_id)
+    return CancelResult("cancelled", booking)
+
+
+def upcoming(now: datetime | None = None) -> list[tuple[Booking, Lead]]:
+    """Confirmed bookings that have not ended, soonest first (operator command)."""
+    with new_session() as session:
+        rows = session.exec(
+            select(Booking, Lead)
+            .join(Lead, Lead.id == Booking.lead_id)
+            .where(Booking.status == CONFIRMED)
+            .where(Booking.ends_at > (now or utcnow()))
+            .order_by(Booking.starts_at)
+        ).all()
+    return [(booking, lead) for booking, lead in rows]

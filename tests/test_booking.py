@@ -1,0 +1,305 @@
+"""The demo scheduler's rules on a real SQLite database: the offer (hours, buffer, notice,
+horizon, holidays, DST), each refusal, the busy-times feed over real HTTP on loopback, the
+cancel links, retention and the operator command."""
+
+from __future__ import annotations
+
+import http.server
+import logging
+import subprocess
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlmodel import select
+
+from servers import BIN, ROOT, free_port
+
+# Monday 21 December 2026, 08:00 in Paris (UTC+1); Friday the 25th is Christmas.
+NOW = datetime(2026, 12, 21, 7, 0, tzinfo=UTC)
+CONTACT = {
+    "name": "Lefèvre",
+    "firstname": "Hélène",
+    "phone": "+33 1 23 45 67 89",
+    "company": "Banque Exemple",
+    "email": "helene.lefevre@example.com",
+    "lang": "fr",
+    "timezone": "Europe/Paris",
+}
+
+
+def utc(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+@pytest.fixture
+def scheduler(tmp_path, monkeypatch):
+    """services.booking bound to a fresh migrated database and known working hours."""
+    from marketing_site import db, settings
+    from marketing_site.services import booking
+
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'booking.db'}")
+    monkeypatch.setenv("MAIL_SINK_DIR", str(tmp_path / "mail"))
+    monkeypatch.setenv("BOOKING_TIMEZONE", "Europe/Paris")
+    monkeypatch.setenv("BOOKING_WORKING_DAYS", "1,2,3,4,5")
+    monkeypatch.setenv("BOOKING_WORKING_HOURS", "09:00-12:00,14:00-18:00")
+    monkeypatch.setenv("BOOKING_MIN_NOTICE_MINUTES", "240")
+    monkeypatch.setenv("BOOKING_DAYS_AHEAD", "7")
+    monkeypatch.setenv("BOOKING_BUFFER_MINUTES", "15")
+    monkeypatch.setenv("BOOKING_HOLIDAYS", "FR")
+    monkeypatch.setenv("BOOKING_BUSY_ICS_URL", "")
+    monkeypatch.setenv("BOOKING_RATE_LIMIT_PER_IP", "1000")
+    monkeypatch.delenv("SMTP_HOST", raising=False)
+    caches = (settings.get_settings, db.engine_for, booking._limiter)
+    for cached in caches:
+        cached.cache_clear()
+    booking._busy_feed.clear()
+    subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, check=True, capture_output=True)
+    yield booking
+    for cached in caches:
+        cached.cache_clear()
+    booking._busy_feed.clear()
+
+
+def _day(slots, day: str) -> list[str]:
+    return [s.strftime("%H:%M") for s in slots if s.strftime("%Y-%m-%d") == day]
+
+
+def test_offer_follows_hours_buffer_notice_and_holidays(scheduler):
+    slots = scheduler.available_slots(NOW)
+    # Today: 08:00 in Paris + 4 h notice -> from 12:00 Paris; afternoon every 30 + 15 minutes (UTC).
+    assert _day(slots, "2026-12-21") == ["13:00", "13:45", "14:30", "15:15", "16:00"]
+    assert _day(slots, "2026-12-22") == [
+        "08:00", "08:45", "09:30", "10:15", "13:00", "13:45", "14:30", "15:15", "16:00",
+    ]
+    assert _day(slots, "2026-12-25") == []  # Christmas
+    assert _day(slots, "2026-12-26") == _day(slots, "2026-12-27") == []  # weekend
+    assert max(slots).date() == datetime(2026, 12, 28).date()  # 7 days ahead
+    assert all(s.tzinfo == UTC for s in slots)
+
+
+def test_holidays_can_be_worked_and_summer_time_is_followed(scheduler, monkeypatch):
+    from marketing_site import settings
+
+    monkeypatch.setenv("BOOKING_HOLIDAYS", "")
+    settings.get_settings.cache_clear()
+    assert _day(scheduler.available_slots(NOW), "2026-12-25")[0] == "08:00"
+    summer = scheduler.available_slots(datetime(2026, 6, 1, 4, 0, tzinfo=UTC))  # Whit Monday is not a holiday here
+    assert _day(summer, "2026-06-02")[0] == "07:00"  # 09:00 in Paris, UTC+2
+
+
+def test_each_refusal_has_its_reason(scheduler):
+    assert scheduler.refusal(None, NOW) == "slot_invalid"
+    assert scheduler.refusal(utc("2026-12-21T06:00"), NOW) == "slot_past"
+    assert scheduler.refusal(utc("2026-12-21T08:45"), NOW) == "slot_too_soon"  # 09:45 Paris, within notice
+    assert scheduler.refusal(utc("2026-12-22T08:07"), NOW) == "slot_invalid"  # off the grid: tampered
+    assert scheduler.refusal(utc("2026-12-22T19:00"), NOW) == "slot_outside_hours"
+    assert scheduler.refusal(utc("2026-12-22T11:00"), NOW) == "slot_outside_hours"  # lunch
+    assert scheduler.refusal(utc("2026-12-25T08:00"), NOW) == "slot_outside_hours"  # holiday
+    assert scheduler.refusal(utc("2026-12-26T08:00"), NOW) == "slot_outside_hours"  # Saturday
+    assert scheduler.refusal(utc("2027-01-05T08:00"), NOW) == "slot_outside_hours"  # beyond the horizon
+    assert scheduler.refusal(utc("2026-12-22T08:00"), NOW) is None
+    assert scheduler.parse_slot_id("2026-12-22T08:00Z") == utc("2026-12-22T08:00")
+    for tampered in ("2026-12-22T08:00", "2026-13-22T08:00Z", "2026-12-22 08:00Z", 1766390400, None):
+        assert scheduler.parse_slot_id(tampered) is None
+
+
+def test_a_booking_is_stored_with_its_lead_and_two_mails_and_a_cancel_frees_it(scheduler):
+    from marketing_site.db import new_session
+    from marketing_site.db.booking import Booking
+    from marketing_site.db.leads import Lead, OutboxMessage
+
+    [first, *_] = scheduler.available_slots()
+    result = scheduler.book({**CONTACT, "slot": scheduler.slot_id(first)}, "10.0.0.1")
+    assert result.status == "booked"
+    with new_session() as session:
+        [booking] = session.exec(select(Booking)).all()
+        [lead] = session.exec(select(Lead)).all()
+        mails = session.exec(select(OutboxMessage)).all()
+    assert (lead.form, lead.email, booking.lead_id) == ("demo", CONTACT["email"], lead.id)
+    assert sorted(m.mail_to for m in mails) == sorted([CONTACT["email"], "leads@nereo-wealth.fr"])
+    assert all("METHOD:REQUEST" in m.calendar_ics for m in mails)
+    assert first not in scheduler.available_slots()
+
+    again = scheduler.book({**CONTACT, "email": "other@example.com", "slot": scheduler.slot_id(first)}, "10.0.0.2")
+    assert again.status == "taken" and "vient d'être réservé" in again.errors["slot"]
+
+    token = scheduler.cancel_token(booking.id, first)
+    assert scheduler.cancel(token).status == "cancelled"
+    assert scheduler.cancel(token).status == "already"  # a second click mails nothing more
+    with new_session() as session:
+        assert len(session.exec(select(OutboxMessage)).all()) == 4
+    assert first in scheduler.available_slots()
+    rebooked = scheduler.book({**CONTACT, "email": "other@example.com", "slot": scheduler.slot_id(first)}, "10.0.0.2")
+    assert rebooked.status == "booked"
+
+
+def test_bad_contact_details_use_the_lead_rules_and_change_nothing(scheduler):
+    from marketing_site.db import new_session
+    from marketing_site.db.leads import Lead
+
+    [first, *_] = scheduler.available_slots()
+    result = scheduler.book(
+        {**CONTACT, "email": "not-an-email", "phone": "call me", "company": " ", "timezone": "Mars/Olympus",
+         "slot": scheduler.slot_id(first)},
+        "10.0.0.1",
+    )
+    assert result.status == "invalid"
+    assert set(result.errors) == {"email", "phone", "company", "timezone"}
+    # The lead form's own rules and messages, in the page's language (French by default).
+    from marketing_site.services.leads import validate_contact
+
+    assert result.errors["company"] == validate_contact({"company": " "}, "fr").errors["company"]
+    assert result.errors["phone"] == validate_contact({"phone": "call me"}, "fr").errors["phone"]
+    with new_session() as session:
+        assert session.exec(select(Lead)).all() == []
+
+
+def test_cancel_tokens_refuse_forgery_tampering_and_expiry(scheduler):
+    start = utc("2026-12-22T08:00")
+    token = scheduler.cancel_token(7, start)
+    assert scheduler.read_cancel_token(token, NOW) == (7, None)
+    booking_id, expiry, signature = token.split(".")
+    assert scheduler.read_cancel_token(f"8.{expiry}.{signature}", NOW) == (None, "invalid")
+    assert scheduler.read_cancel_token(f"7.{int(expiry) + 3600}.{signature}", NOW) == (None, "invalid")
+    assert scheduler.read_cancel_token(f"7.{expiry}.{'A' * len(signature)}", NOW) == (None, "invalid")
+    assert scheduler.read_cancel_token("garbage", NOW) == (None, "invalid")
+    assert scheduler.read_cancel_token(token, start + timedelta(seconds=1)) == (None, "expired")
+
+
+class _Feed(http.server.BaseHTTPRequestHandler):
+    body = b""
+    hits = 0
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        type(self).hits += 1
+        self.send_response(200)
+        self.send_header("Content-Type", "text/calendar")
+        self.end_headers()
+        self.wfile.write(self.body)
+
+    def log_message(self, *args):
+        pass
+
+
+BUSY_FEED = (
+    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//busy//EN\r\n"
+    # Tuesday 22nd, 14:00-15:00 Paris: the 14:00 and 14:45 slots go (15-minute buffer).
+    "BEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20261201T000000Z\r\n"
+    "DTSTART;TZID=Europe/Paris:20261222T140000\r\nDTEND;TZID=Europe/Paris:20261222T150000\r\nEND:VEVENT\r\n"
+    # Free time (TRANSPARENT) and a cancelled event block nothing.
+    "BEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20261201T000000Z\r\nTRANSP:TRANSPARENT\r\n"
+    "DTSTART:20261222T080000Z\r\nDTEND:20261222T110000Z\r\nEND:VEVENT\r\n"
+    "BEGIN:VEVENT\r\nUID:c\r\nDTSTAMP:20261201T000000Z\r\nSTATUS:CANCELLED\r\n"
+    "DTSTART:20261223T080000Z\r\nDTEND:20261223T110000Z\r\nEND:VEVENT\r\n"
+    # A whole day off (all-day event) on Thursday 24th.
+    "BEGIN:VEVENT\r\nUID:d\r\nDTSTAMP:20261201T000000Z\r\n"
+    "DTSTART;VALUE=DATE:20261224\r\nDTEND;VALUE=DATE:20261225\r\nEND:VEVENT\r\n"
+    # Free/busy periods: Wednesday 23rd, 14:00-15:00 UTC.
+    "BEGIN:VFREEBUSY\r\nUID:e\r\nDTSTAMP:20261201T000000Z\r\n"
+    "FREEBUSY:20261223T140000Z/PT1H\r\nEND:VFREEBUSY\r\n"
+    # A weekly meeting since Monday 14th, 10:00-10:30 Paris: on Monday 28th too.
+    "BEGIN:VEVENT\r\nUID:f\r\nDTSTAMP:20261201T000000Z\r\nRRULE:FREQ=WEEKLY\r\n"
+    "DTSTART;TZID=Europe/Paris:20261214T100000\r\nDTEND;TZID=Europe/Paris:20261214T103000\r\nEND:VEVENT\r\n"
+    "END:VCALENDAR\r\n"
+).encode()
+
+
+def test_busy_feed_removes_its_periods_and_is_cached(scheduler, monkeypatch):
+    from marketing_site import settings
+
+    _Feed.body, _Feed.hits = BUSY_FEED, 0
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), _Feed)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("BOOKING_BUSY_ICS_URL", f"http://127.0.0.1:{server.server_address[1]}/busy.ics")
+    settings.get_settings.cache_clear()
+    try:
+        slots = scheduler.available_slots(NOW)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert _day(slots, "2026-12-22") == ["08:00", "08:45", "09:30", "10:15", "14:30", "15:15", "16:00"]
+    assert _day(slots, "2026-12-23") == ["08:00", "08:45", "09:30", "10:15", "13:00", "15:15", "16:00"]
+    assert _day(slots, "2026-12-24") == []
+    assert _day(slots, "2026-12-28")[:2] == ["08:00", "10:15"]
+    # The server is gone: the cached periods still apply, without a new request.
+    assert scheduler.available_slots(NOW) == slots
+    assert _Feed.hits == 1
+    assert scheduler.refusal(utc("2026-12-22T13:00"), NOW) == "slot_taken"
+
+
+def test_unreachable_busy_feed_keeps_the_offer_and_is_logged(scheduler, monkeypatch, caplog):
+    from marketing_site import settings
+
+    monkeypatch.setenv("BOOKING_BUSY_ICS_URL", f"http://127.0.0.1:{free_port()}/busy.ics")
+    settings.get_settings.cache_clear()
+    with caplog.at_level(logging.WARNING, logger="marketing_site.booking"):
+        slots = scheduler.available_slots(NOW)
+    assert _day(slots, "2026-12-22")[0] == "08:00"
+    assert any("busy-times feed unreachable" in r.getMessage() for r in caplog.records)
+
+
+def test_retention_purges_old_bookings_with_their_lead(scheduler):
+    from marketing_site.db import new_session
+    from marketing_site.db.booking import Booking
+    from marketing_site.db.leads import Lead
+    from marketing_site.services.retention import purge_leads
+
+    [first, *_] = scheduler.available_slots()
+    assert scheduler.book({**CONTACT, "slot": scheduler.slot_id(first)}, "10.0.0.1").status == "booked"
+    kept = purge_leads(36)
+    assert (kept.leads, kept.bookings) == (0, 0)
+    result = purge_leads(36, now=datetime.now(UTC) + timedelta(days=37 * 31))
+    assert (result.leads, result.mails, result.bookings) == (1, 2, 1)
+    with new_session() as session:
+        assert session.exec(select(Booking)).all() == [] and session.exec(select(Lead)).all() == []
+
+
+def test_operator_lists_upcoming_bookings(scheduler, capsys):
+    from marketing_site import ops
+
+    first, second, *_ = scheduler.available_slots()
+    assert scheduler.book({**CONTACT, "slot": scheduler.slot_id(second)}, "10.0.0.1").status == "booked"
+    assert scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(first)}, "10.0.0.1").status == "booked"
+    assert ops.main(["bookings"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert f"{first:%Y-%m-%d %H:%M} UTC" in lines[0] and "<b@example.com>" in lines[0]
+    assert f"{second:%Y-%m-%d %H:%M} UTC" in lines[1] and CONTACT["email"] in lines[1]
+
+
+def test_booking_attempts_are_limited_per_ip(scheduler, monkeypatch):
+    from marketing_site import settings
+
+    monkeypatch.setenv("BOOKING_RATE_LIMIT_PER_IP", "2")
+    settings.get_settings.cache_clear()
+    scheduler._limiter.cache_clear()
+    first, second, third, *_ = scheduler.available_slots()
+    assert scheduler.book({**CONTACT, "slot": scheduler.slot_id(first)}, "10.0.0.5").status == "booked"
+    assert scheduler.book({**CONTACT, "slot": "bad"}, "10.0.0.5").status == "invalid"
+    limited = scheduler.book({**CONTACT, "slot": scheduler.slot_id(second)}, "10.0.0.5")
+    assert limited.status == "rate_limited" and limited.retry_after > 0
+    assert limited.errors == {"form": "Trop de tentatives. Réessayez dans quelques minutes."}
+    assert scheduler.book({**CONTACT, "slot": scheduler.slot_id(third)}, "10.0.0.6").status == "booked"
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("BOOKING_TIMEZONE", "Europe/Pariss", "IANA time zone"),
+        ("BOOKING_HOLIDAYS", "XX", "country code"),
+        ("BOOKING_WORKING_HOURS", "9-12", "ranges like 09:00-12:00"),
+        ("BOOKING_WORKING_HOURS", "18:00-09:00", "start before it ends"),
+        ("BOOKING_WORKING_DAYS", "0,8", "ISO weekdays"),
+    ],
+)
+def test_scheduler_settings_are_checked_at_start(name, value, message, monkeypatch):
+    from marketing_site import settings
+
+    monkeypatch.setenv(name, value)
+    settings.get_settings.cache_clear()
+    try:
+        with pytest.raises(ValueError, match=message):
+            settings.get_settings()
+    finally:
+        settings.get_settings.cache_clear()

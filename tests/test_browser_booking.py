@@ -1,0 +1,246 @@
+"""The built-in demo scheduler in Chromium, on the production build, with the real SMTP server:
+book from the demo page in both languages (keyboard only), read the invitation back with
+icalendar, cancel through the mail's link; the 630 px box does not move while slots load and
+nothing overflows from 320 to 1440 px."""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import datetime, timedelta
+from email.header import decode_header, make_header
+from email.message import Message
+from zoneinfo import ZoneInfo
+
+import httpx
+import pytest
+from icalendar import Calendar
+
+CASES = {
+    "fr": {
+        "path": "/demo-nereo",
+        "locale": "fr-FR",
+        "zone": "America/New_York",
+        "email": "helene.booking@example.com",
+        "selected": "Créneau sélectionné",
+        "booked": "Votre démonstration est réservée",
+        "cancel_button": "Annuler la démonstration",
+        "cancelled": "Votre démonstration est annulée",
+        "day_offset": 1,
+    },
+    "en": {
+        "path": "/en/demo-nereo",
+        "locale": "en-GB",
+        "zone": "Asia/Tokyo",
+        "email": "oliver.booking@example.com",
+        "selected": "Selected slot",
+        "booked": "Your demo is booked",
+        "cancel_button": "Cancel the demo",
+        "cancelled": "Your demo is cancelled",
+        "day_offset": 2,
+    },
+}
+CONTACT = {"name": "Lefèvre", "firstname": "Hélène", "phone": "+33 1 23 45 67 89", "company": "Banque Exemple"}
+
+
+def _calendar_part(message: Message) -> tuple[str, Calendar]:
+    for part in message.walk():
+        if part.get_content_type() == "text/calendar":
+            return part.get_param("method"), Calendar.from_ical(part.get_payload(decode=True))
+    raise AssertionError("no text/calendar part")
+
+
+def _plain_text(message: Message) -> str:
+    [part] = [p for p in message.walk() if p.get_content_type() == "text/plain"]
+    return part.get_payload(decode=True).decode(part.get_content_charset())
+
+
+def _to(smtp, address: str, count: int) -> list[Message]:
+    found: list[Message] = []
+    for _ in range(200):
+        found = [m for m in smtp.received() if m["To"] == address]
+        if len(found) >= count:
+            break
+        time.sleep(0.1)
+    return found
+
+
+# Layout boxes (offsets ignore the page's entrance transform): the scheduler and what follows it.
+LAYOUT = """() => {
+  const box = document.querySelector('.booking-scheduler');
+  const next = box.parentElement.closest('section').nextElementSibling;
+  return {height: box.offsetHeight, width: box.offsetWidth, top: box.offsetTop, next: next.offsetTop};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_book_a_demo_with_the_keyboard_then_cancel_it(lang, new_page, site, site_server, smtp, page_errors):
+    case = CASES[lang]
+    page = new_page(locale=case["locale"], timezone_id=case["zone"])
+    held = []
+    # Hold the slots request until the empty box is measured: the box must not move when they arrive.
+    page.route("**/api/v1/booking/slots", lambda route: held.append(route))
+    page.goto(site + case["path"])
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'loading'")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    before = page.evaluate(LAYOUT)
+    assert before["height"] == 630
+    held[0].continue_()
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'choose'")
+    assert page.evaluate(LAYOUT) == before
+    page.unroute("**/api/v1/booking/slots")
+
+    assert case["zone"] in page.locator(".booking-scheduler__zone").inner_text()
+
+    # Keyboard: move to another day with the arrow keys, then to the second slot, Enter chooses.
+    first_day = page.locator(".booking-scheduler__day").first
+    first_day.focus()
+    for _ in range(case["day_offset"]):
+        page.keyboard.press("ArrowRight")
+    day = page.locator(".booking-scheduler__day[aria-checked='true']")
+    assert day.evaluate("(node) => node === document.activeElement")
+    assert day.get_attribute("data-value") == page.locator(".booking-scheduler__day").nth(case["day_offset"]).get_attribute("data-value")
+    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowRight")
+    slot = page.locator(".booking-scheduler__slot[aria-checked='true']")
+    slot_id = slot.get_attribute("data-value")
+    assert slot.evaluate("(node) => node === document.activeElement")
+    page.wait_for_function(
+        "(expected) => document.querySelector('.booking-scheduler__live').textContent.startsWith(expected)",
+        arg=case["selected"],
+    )
+    start = datetime.fromisoformat(slot_id.replace("Z", ":00+00:00"))
+    local = start.astimezone(ZoneInfo(case["zone"]))
+    assert slot.inner_text() == local.strftime("%H:%M")
+    page.keyboard.press("Enter")
+
+    # The lead form's five fields; the first has the focus.
+    page.wait_for_function("() => document.activeElement?.id === 'booking-name'")
+    for field, value in {**CONTACT, "email": case["email"]}.items():
+        page.fill(f"#booking-{field}", value)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'booked'")
+    assert case["booked"] in page.locator(".booking-scheduler__booked").inner_text()
+
+    [(booking_id, uid, status, lead_form, lead_email)] = site_server.query(
+        "SELECT booking.id, uid, status, lead.form, lead.email FROM booking JOIN lead ON lead.id = booking.lead_id"
+        " WHERE lead.email = ?",
+        case["email"],
+    )
+    assert (status, lead_form) == ("confirmed", "demo")
+
+    # The visitor's confirmation and the sales notification, each with the invitation.
+    [visitor_mail] = _to(smtp, case["email"], 1)
+    [sales_mail] = [m for m in smtp.wait_for(1, reply_to=case["email"]) if m["To"] != case["email"]]
+    for message in (visitor_mail, sales_mail):
+        method, calendar = _calendar_part(message)
+        assert method == "REQUEST" and calendar["METHOD"] == "REQUEST"
+        [event] = calendar.walk("VEVENT")
+        assert str(event["UID"]) == uid
+        assert event.decoded("DTSTART") == start
+        assert event.decoded("DTEND") - event.decoded("DTSTART") == timedelta(minutes=30)
+        assert event["DTSTART"].params["TZID"] == "Europe/Paris"
+        assert [tz["TZID"] for tz in calendar.walk("VTIMEZONE")] == ["Europe/Paris"]
+        assert str(event["ATTENDEE"]) == f"mailto:{case['email']}"
+        assert str(event["ORGANIZER"]).startswith("mailto:")
+        assert str(event["LOCATION"]).startswith("https://")
+        assert any(part.get_filename() == "invitation.ics" for part in message.walk())
+    # The visitor's mail speaks their time: the subject and the text show the slot in their zone.
+    body = _plain_text(visitor_mail)
+    assert local.strftime("%H:%M") in str(make_header(decode_header(visitor_mail["Subject"])))
+    assert f"{local:%H:%M} ({case['zone']})" in body
+
+    # The mail's cancel link: a page that asks first, then frees the slot and mails CANCEL.
+    cancel_link = re.search(r"http://\S+/api/v1/booking/cancel\?\S+", body).group(0)
+    assert slot_id not in httpx.get(site + "/api/v1/booking/slots").json()["slots"]
+    page.goto(cancel_link)
+    assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("confirmed",)]
+    page.get_by_role("button", name=case["cancel_button"]).click()
+    page.wait_for_selector("[role=status]")
+    assert case["cancelled"] in page.locator("main").inner_text()
+    assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("cancelled",)]
+    assert slot_id in httpx.get(site + "/api/v1/booking/slots").json()["slots"]
+    cancels = [m for m in _to(smtp, case["email"], 2)[1:]] + [
+        m for m in smtp.wait_for(2, reply_to=case["email"])[1:] if m["To"] != case["email"]
+    ]
+    assert len(cancels) == 2
+    for message in cancels:
+        method, calendar = _calendar_part(message)
+        [event] = calendar.walk("VEVENT")
+        assert method == "CANCEL" and str(event["UID"]) == uid and event["STATUS"] == "CANCELLED"
+    assert page_errors == []
+
+
+@pytest.mark.parametrize("width", [320, 375, 768, 1024, 1440])
+def test_the_scheduler_fits_every_width(width, new_page, site, page_errors):
+    page = new_page(width=width, height=900)
+    page.goto(site + "/demo-nereo")
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'choose'")
+    assert page.evaluate(LAYOUT)["height"] == 630
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow == 0
+    page.locator(".booking-scheduler__slot").first.click()
+    page.get_by_role("button", name="Continuer avec ce créneau").click()
+    page.wait_for_selector("#booking-name")
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow == 0
+    assert page_errors == []
+
+
+def test_no_third_party_request_and_no_consent_needed(new_page, site, page_errors):
+    """The scheduler works before the consent banner is answered, from our origin only."""
+    page = new_page()
+    hosts = set()
+    page.on("request", lambda request: hosts.add(re.sub(r"^\w+://([^/]+).*$", r"\1", request.url)))
+    page.goto(site + "/demo-nereo")
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'choose'")
+    assert page.locator(".consent-banner").is_visible()  # the banner is still waiting for an answer
+    assert hosts == {site.removeprefix("http://")}
+    assert page.locator(".booking-scheduler__slot").count() > 0
+    assert page_errors == []
+
+
+def test_refusals_in_the_browser_are_clear_and_accessible(new_page, site, site_server, page_errors):
+    """A slot taken meanwhile sends the visitor back to a refreshed calendar with the reason; a
+    bad field is marked and explained; both states pass axe (WCAG 2.1 AA)."""
+    from test_accessibility import AXE, RUN_AXE
+
+    page = new_page(width=375, height=900)
+    page.add_init_script(path=str(AXE))
+    page.goto(site + "/demo-nereo")
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'choose'")
+    slot = page.locator(".booking-scheduler__slot").nth(3)
+    slot_id = slot.get_attribute("data-value")
+    slot.click()
+    page.get_by_role("button", name="Continuer avec ce créneau").click()
+    # Another visitor books the same slot first.
+    taken = httpx.post(
+        site + "/api/v1/booking",
+        json={**CONTACT, "email": "quicker@example.com", "lang": "fr", "timezone": "Europe/Paris", "slot": slot_id},
+    )
+    assert taken.status_code == 201
+    for field, value in {**CONTACT, "email": "slower@example.com"}.items():
+        page.fill(f"#booking-{field}", value)
+    page.get_by_role("button", name="Confirmer la réservation").click()
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'choose'")
+    assert "Ce créneau vient d'être réservé" in page.get_by_role("alert").inner_text()
+    assert page.locator(f".booking-scheduler__slot[data-value='{slot_id}']").count() == 0
+    assert page.evaluate(RUN_AXE) == []
+
+    page.locator(".booking-scheduler__slot").nth(3).click()
+    page.get_by_role("button", name="Continuer avec ce créneau").click()
+    for field, value in {**CONTACT, "phone": "call me", "email": "slower@example.com"}.items():
+        page.fill(f"#booking-{field}", value)
+    page.get_by_role("button", name="Confirmer la réservation").click()
+    page.wait_for_selector("#booking-phone-error")
+    assert page.get_attribute("#booking-phone", "aria-invalid") == "true"
+    assert "6 to 20 digits" in page.inner_text("#booking-phone-error")
+    assert page.evaluate(RUN_AXE) == []
+    assert site_server.query(
+        "SELECT COUNT(*) FROM lead WHERE email = ?", "slower@example.com"
+    ) == [(0,)]
+    # The page's own 409 and 422 answers are expected here; nothing else may fail.
+    assert [e for e in page_errors if "/api/v1/booking" not in e] == []
