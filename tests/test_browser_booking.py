@@ -234,10 +234,14 @@ def test_refusals_in_the_browser_are_clear_and_accessible(new_page, site, site_s
     page.get_by_role("button", name="Continuer avec ce créneau").click()
     for field, value in {**CONTACT, "phone": "call me", "email": "slower@example.com"}.items():
         page.fill(f"#booking-{field}", value)
+    booking_posts: list[str] = []
+    page.on("request", lambda r: booking_posts.append(r.url) if r.method == "POST" else None)
     page.get_by_role("button", name="Confirmer la réservation").click()
     page.wait_for_selector("#booking-phone-error")
     assert page.get_attribute("#booking-phone", "aria-invalid") == "true"
-    assert "6 to 20 digits" in page.inner_text("#booking-phone-error")
+    # The lead form's rule and message, in the page's language, before anything is sent.
+    assert "de 6 à 20 chiffres" in page.inner_text("#booking-phone-error")
+    assert booking_posts == []
     assert page.evaluate(RUN_AXE) == []
     assert site_server.query(
         "SELECT COUNT(*) FROM lead WHERE email = ?", "slower@example.com"
