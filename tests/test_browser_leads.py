@@ -19,7 +19,7 @@ from lead_corpus import ACCEPTED, BASE, REFUSED
 from marketing_site import routes
 from marketing_site.content.downloads import document_for
 from marketing_site.content.lead_forms import EN, FORMS, FR
-from test_leads import lead_payload
+from lead_payloads import lead_payload
 
 pytestmark = pytest.mark.browser
 
