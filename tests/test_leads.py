@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
@@ -288,3 +289,21 @@ def test_operator_commands_list_export_and_retry(service, tmp_path, capsys):
     ops.main(["retry", "--failed"])
     assert "1 message(s) queued again" in capsys.readouterr().out
     assert stored_rows(OutboxMessage)[0].status == "pending"
+
+
+@pytest.mark.parametrize(("field", "value"), variants(ACCEPTED) + variants(REFUSED))
+def test_the_api_schema_documents_the_form_rules(field, value):
+    """The OpenAPI contact properties are the lead form's model: a client that follows the
+    schema's pattern and lengths is accepted exactly when the form's own check accepts."""
+    from marketing_site.api.mail import OPENAPI
+    from marketing_site.services.leads import contact_field_specs, validate_contact
+
+    schema = OPENAPI["components"]["schemas"]["Lead"]["properties"][field]
+    [spec] = [spec for spec in contact_field_specs("en") if spec["name"] == field]
+    assert (schema["minLength"], schema["maxLength"]) == (1, spec["maxLength"])
+    assert schema["pattern"] == f"^(?:{spec['pattern']})$"
+    # JSON Schema's `$` (ECMA, no multiline flag) is the end of the text; Python's `\Z` is.
+    follows_schema = re.search(schema["pattern"].removesuffix("$") + r"\Z", value) is not None
+    follows_schema = follows_schema and len(value) <= schema["maxLength"]
+    check = validate_contact({**BASE, field: value})
+    assert follows_schema == check.ok
