@@ -12,7 +12,7 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test bench build install chromium migrate clean audit load faults
+.PHONY: run dev test bench build install chromium fonts documents migrate clean audit load faults
 # Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
 WORKERS ?= 1
 
@@ -32,6 +32,14 @@ $(TOOLS)/node_modules/axe-core/axe.min.js:
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
+
+# Liberation Sans, the font embedded in the PDF documents (scripts/make_documents.py).
+fonts:
+	@test -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf || { apt-get update -qq && apt-get install -y -qq fonts-liberation; }
+
+# The PDFs in files/ (committed build products), from the Markdown in marketing_site/content/<lang>/documents/.
+documents: install fonts
+	$(BIN)/python scripts/make_documents.py
 
 migrate: install
 	$(BIN)/alembic upgrade head
@@ -71,7 +79,7 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_booking_api.py tests/test_browser_booking.py \
 	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
 
-test: migrate chromium
+test: migrate chromium fonts
 	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
 	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest
 	@if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
