@@ -6,8 +6,8 @@ from urllib.parse import quote
 
 import pytest
 
-from marketing_site import routes
 from browser_checks import AXE, RUN_AXE
+from marketing_site import routes
 
 pytestmark = pytest.mark.browser
 

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import re
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from sqlmodel import select
 
 from lead_corpus import ACCEPTED, BASE, REFUSED, variants
 from lead_payloads import EBOOK_SUBJECT, lead_payload, stored_rows
-from servers import BIN, ROOT, SmtpSink
+from servers import SmtpSink
+
 
 def _run(coro):
     # In a thread of its own: Playwright's sync API may own this thread's event loop.
