@@ -8,7 +8,7 @@ from pathlib import Path
 
 import reflex as rx
 
-from marketing_site import exact_paths, logs, routes, security, seo, theme
+from marketing_site import exact_paths, logs, routes, security, seo, structured_data, theme
 from marketing_site.api import api_app
 from marketing_site.components.consent import ConsentGate
 from marketing_site.components.layout import site_layout
@@ -54,7 +54,7 @@ def _add_site_pages(app: rx.App) -> None:
                 route=path,
                 title=text["title"],
                 description=text["description"],
-                meta=seo.head_tags(page, lang),
+                meta=[*seo.head_tags(page, lang), *structured_data.script_tags(page, lang)],
                 on_load=_on_load(page.key),
             )
     not_found_text = seo.page_text("not_found", "fr")

@@ -47,11 +47,23 @@ def origin_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+_SCRIPT_TYPE = re.compile(rb"""\btype\s*=\s*["']?([^"'\s>]*)""", re.I)
+# Script types a browser runs; any other (application/ld+json) is a data block, never run.
+_EXECUTABLE_TYPES = {b"", b"module", b"text/javascript", b"application/javascript"}
+
+
 def inline_script_hashes(html: bytes) -> list[str]:
-    """CSP source expressions for the inline scripts of a page (those without `src`)."""
+    """CSP source expressions for the inline scripts of a page (those without `src`).
+
+    Data blocks (JSON-LD) are left out: the browser never executes them, so the policy
+    need not allow them.
+    """
     hashes = []
     for attributes, body in _INLINE_SCRIPT.findall(html):
         if re.search(rb"\bsrc\s*=", attributes):
+            continue
+        script_type = _SCRIPT_TYPE.search(attributes)
+        if script_type and script_type.group(1).lower() not in _EXECUTABLE_TYPES:
             continue
         digest = base64.b64encode(hashlib.sha256(body).digest()).decode()
         source = f"'sha256-{digest}'"

@@ -4,8 +4,11 @@
 
 From `exact-paths.json` (written by the build) it writes, for `deploy/nginx/nereo.conf`:
 
-- `pages.map`      `$nereo_page`: decoded public path -> prerendered file (exact match only);
+- `pages.map`      `$nereo_page`: decoded public path -> prerendered file;
 - `redirects.map`  `$nereo_redirect`: permanent redirects and the trailing-slash forms;
+
+  both keyed by case-sensitive regular expressions `~^/path$`: plain map keys would match
+  without regard to case, and the spec's matching is exact;
 - `csp.map`        `$nereo_csp`: prerendered file -> its Content-Security-Policy (the page's
                    inline-script hashes, the same policy the app sends);
 - `headers.conf`   the other security headers and the default policy, as the app sends them.
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from urllib.parse import quote
@@ -34,18 +38,26 @@ def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def exact_path_key(path: str) -> str:
+    """A map key matching exactly this decoded path, case included."""
+    return "~^" + re.sub(r"([\\.^$|?*+()\[\]{}])", r"\\\1", path) + "$"
+
+
 def write_maps(build: Path, out: Path) -> None:
     manifest = json.loads((build / "exact-paths.json").read_text())
     out.mkdir(parents=True, exist_ok=True)
     pages = manifest["pages"]
-    lines = [f"{_quoted(path)} /{file};" for path, file in sorted(pages.items())]
+    lines = [f"{_quoted(exact_path_key(path))} /{file};" for path, file in sorted(pages.items())]
     (out / "pages.map").write_text("\n".join(lines) + "\n")
     redirects = dict(manifest["redirects"])
     for path in pages:
         alternate = path[:-1] if path.endswith("/") else path + "/"
         if alternate not in pages and alternate != "":
             redirects.setdefault(alternate, path)
-    lines = [f"{_quoted(source)} {_quoted(quote(target, safe='/'))};" for source, target in sorted(redirects.items())]
+    lines = [
+        f"{_quoted(exact_path_key(source))} {_quoted(quote(target, safe='/'))};"
+        for source, target in sorted(redirects.items())
+    ]
     (out / "redirects.map").write_text("\n".join(lines) + "\n")
     lines = [
         f"{_quoted('/' + file)} {_quoted(content_security_policy(hashes))};"

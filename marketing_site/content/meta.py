@@ -164,3 +164,6 @@ EN = {
         "description": "Download our white paper on the digital trends reshaping wealth management.",
     },
 }
+
+# First crumb of every inner page's breadcrumb trail (structured data).
+BREADCRUMB_HOME = {"fr": "Accueil", "en": "Home"}
