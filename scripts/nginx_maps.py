@@ -11,7 +11,9 @@ From `exact-paths.json` (written by the build) it writes, for `deploy/nginx/nere
   without regard to case, and the spec's matching is exact;
 - `csp.map`        `$nereo_csp`: prerendered file -> its Content-Security-Policy (the page's
                    inline-script hashes, the same policy the app sends);
-- `headers.conf`   the other security headers and the default policy, as the app sends them.
+- `headers.conf`   the other security headers and the default policy, as the app sends them;
+- `document-headers.conf` (http level) leaves the headers only documents act on (policy,
+                   X-Frame-Options, Permissions-Policy) off scripts and stylesheets, as the app does.
 
 Run it with the production settings in the environment (SITE_URL, BOOKING_URL,
 CONSENT_SCRIPT_URL, ANALYTICS_SCRIPT_URL), after `make build`, and copy the build and the
@@ -30,7 +32,11 @@ from urllib.parse import quote
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from marketing_site.security import PERMISSIONS_POLICY, content_security_policy  # noqa: E402
+from marketing_site.security import (  # noqa: E402
+    PERMISSIONS_POLICY,
+    SUBRESOURCE_CONTENT_TYPES,
+    content_security_policy,
+)
 from marketing_site.settings import get_settings  # noqa: E402
 
 
@@ -65,12 +71,23 @@ def write_maps(build: Path, out: Path) -> None:
     ]
     (out / "csp.map").write_text("\n".join(lines) + "\n")
     settings = get_settings()
+    # An empty value means nginx does not send the header.
+    subresource = _quoted("~*^(" + "|".join(re.escape(t) for t in SUBRESOURCE_CONTENT_TYPES) + r")\s*(;|$)")
+    document_only = {
+        "$nereo_document_csp": "$nereo_csp",
+        "$nereo_frame_options": _quoted("DENY"),
+        "$nereo_permissions_policy": _quoted(PERMISSIONS_POLICY),
+    }
+    (out / "document-headers.conf").write_text("".join(
+        f"map $sent_http_content_type {variable} {{\n    {subresource} \"\";\n    default {value};\n}}\n"
+        for variable, value in document_only.items()
+    ))
     headers = [
-        'add_header Content-Security-Policy $nereo_csp always;',
+        'add_header Content-Security-Policy $nereo_document_csp always;',
         'add_header X-Content-Type-Options "nosniff" always;',
         'add_header Referrer-Policy "strict-origin-when-cross-origin" always;',
-        'add_header X-Frame-Options "DENY" always;',
-        f'add_header Permissions-Policy "{PERMISSIONS_POLICY}" always;',
+        'add_header X-Frame-Options $nereo_frame_options always;',
+        'add_header Permissions-Policy $nereo_permissions_policy always;',
         f'add_header Strict-Transport-Security "max-age={settings.hsts_max_age_seconds}; includeSubDomains" always;',
     ]
     (out / "headers.conf").write_text("\n".join(headers) + "\n")

@@ -170,7 +170,8 @@ def test_security_and_cache_headers_are_the_apps(proxied):
     with _client() as client:
         home = client.get(proxied.origin + "/").text
     paths = [
-        "/", routes.FEATURE_PORTAL.fr, routes.PRICING.en, "/nope", _asset_path(home), "/favicon.svg",
+        "/", routes.FEATURE_PORTAL.fr, routes.PRICING.en, "/nope", _asset_path(home),
+        re.search(r'href="(/assets/[^"]+\.css)"', home).group(1), "/favicon.svg",
         "/robots.txt", "/api/v1/health", "/files/nope.pdf", "/api/v1/openapi.json",
     ]
     for path in paths:
