@@ -1,6 +1,6 @@
 """Serving every page at its exact path, accented paths included; 404 for everything else.
 
-Reflex gets three things wrong for this site, and this module is the one place that fixes them:
+Reflex gets four things wrong for this site, and this module is the one place that fixes them:
 
 1. Its route check accepts only ASCII route parts, while the spec has accented paths
    (`/portail-client-privée`). `install` widens the check to Unicode letters;

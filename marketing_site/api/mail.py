@@ -36,7 +36,9 @@ async def _read_limited(request: Request) -> bytes | None:
     return bytes(body)
 
 
-def visitor_address(peer: str, forwarded_for: Iterable[str], trusted_proxies: Iterable) -> str:
+def visitor_address(
+    peer: str, forwarded_for: Iterable[str], trusted_proxies: Iterable[ipaddress.IPv4Network | ipaddress.IPv6Network]
+) -> str:
     """Who the rate limits count: the peer, unless the peer is one of our trusted proxies.
 
     Then it is the last X-Forwarded-For hop that is not itself a trusted proxy: each proxy
