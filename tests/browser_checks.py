@@ -1,12 +1,16 @@
-"""Checks shared by the browser tests: axe-core, the navbar's overflow sweep, the provider's login.
+"""Checks shared by the browser tests: axe-core, the navbar's overflow sweep, the provider's
+login, the pricing page's amounts and its alternate-prices event.
 
 A helper module, not a test module: test modules import from here, never from each other.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from urllib.parse import quote
 
+from marketing_site import routes
 from servers import ROOT
 
 AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
@@ -56,3 +60,52 @@ def provider_login(page, user):
     """Click the predefined user's button on the provider's login page."""
     page.wait_for_url(AUTHORIZE)
     page.locator(f"button[name=sub][value='{user['sub']}']").click()
+
+
+PRICES = ("engage", "manage", "interact", "complete")
+
+
+def price_amounts(page) -> dict[str, str]:
+    return {key: page.get_by_test_id(f"price-{key}").inner_text() for key in PRICES}
+
+
+def switch_to_alternate_prices_over_websocket(page, site: str) -> None:
+    """Open the French pricing page and send the switch event on the page's own websocket.
+
+    The spec shows no trigger for the switch, so the event is emitted on the page's socket
+    exactly as the Reflex client would (its router data copied from the page's first
+    event); the backend handler runs and the page shows the alternate set.
+    """
+    from marketing_site.state.pricing import PricingState
+
+    relay = {}
+
+    def connect(ws):
+        server = ws.connect_to_server()
+        relay["server"], relay["frames"] = server, []
+
+        def to_server(message):
+            relay["frames"].append(message)
+            server.send(message)
+
+        ws.on_message(to_server)
+
+    page.route_web_socket(re.compile(r".*/_event/.*"), connect)
+    page.goto(site + quote(routes.PRICING.fr, safe="/"))
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+    page.wait_for_function("() => document.querySelector('[data-testid=price-engage]')")
+    first = None
+    for _ in range(100):  # the client connects once hydrated; wait for its first event
+        first = next((f for f in relay.get("frames", []) if str(f).startswith("40/_event,")), None)
+        if first:
+            break
+        page.wait_for_timeout(100)
+    event = json.loads(first.removeprefix("40/_event,"))["event"]
+    event["name"] = f"{PricingState.get_full_name()}.use_alternate_prices"
+    event["payload"] = {}
+    relay["server"].send("42/_event," + json.dumps(["event", event]))
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=price-engage]').innerText.startsWith('120')"
+    )
+    amounts = price_amounts(page)
+    assert [re.sub(r"\s", " ", amounts[k]) for k in PRICES[:3]] == ["120 €", "150 €", "200 €"]
