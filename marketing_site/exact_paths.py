@@ -158,12 +158,11 @@ def write_manifest(static_dir: Path) -> dict[str, Any]:
         if file is None:
             missing.append(probe)
             continue
-        _set_html_lang(file, lang)
+        _finish_prerendered_page(file, lang)
         not_found[lang] = file.relative_to(static_dir).as_posix()
     if missing:
         msg = f"Pages missing from the prerendered build: {missing}"
         raise RuntimeError(msg)
-    _finish_prerendered_page(not_found, "fr")
     from marketing_site.security import inline_script_hashes
 
     html_files = sorted({*pages.values(), *not_found.values()})

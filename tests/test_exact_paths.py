@@ -134,7 +134,7 @@ def test_manifest_drops_module_preloads_and_sets_lang_on_every_page(tmp_path):
     preloads = '<link rel="modulepreload" href="/assets/root-1.js"/><link rel="modulepreload" href="/assets/x.js"/>'
     page = f'<html lang="fr"><head>{preloads}<link rel="stylesheet" href="/assets/a.css"/></head><body>' \
            '<script type="module" async="">import "/assets/manifest-1.js";</script></body></html>'
-    for path in [*routes.all_paths(), exact_paths.NOT_FOUND_PROBE]:
+    for path in [*routes.all_paths(), *exact_paths.NOT_FOUND_PROBES.values()]:
         route = exact_paths.reflex_route(path)
         file = tmp_path / (("index" if route == "index" else quote(route, safe="/")) + ".html")
         file.parent.mkdir(parents=True, exist_ok=True)
@@ -146,4 +146,6 @@ def test_manifest_drops_module_preloads_and_sets_lang_on_every_page(tmp_path):
         assert f'<html lang="{routes.page_lang(path)}"' in html
         # The stylesheet and the module script that hydrates the page stay.
         assert 'rel="stylesheet"' in html and 'import "/assets/manifest-1.js"' in html
-    assert "modulepreload" not in (tmp_path / manifest["not_found"]).read_text()
+    for lang, name in manifest["not_found"].items():
+        html = (tmp_path / name).read_text()
+        assert "modulepreload" not in html and f'<html lang="{lang}"' in html
