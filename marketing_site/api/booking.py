@@ -11,16 +11,15 @@ POST /api/v1/booking/cancel  cancels: frees the slot and mails METHOD:CANCEL to 
 from __future__ import annotations
 
 import html
-import json
 
 from anyio import to_thread
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 from zoneinfo import ZoneInfo
 
 from marketing_site import routes
-from marketing_site.api.mail import _read_limited, client_ip
+from marketing_site.api.mail import client_ip, read_json_object
 from marketing_site.content import booking as words
 from marketing_site.services import booking
 from marketing_site.settings import get_settings
@@ -43,21 +42,9 @@ async def slots(_: Request) -> JSONResponse:
 
 
 async def book(request: Request) -> JSONResponse:
-    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if content_type != "application/json":
-        return JSONResponse({"error": "The body must be JSON (Content-Type: application/json)."}, 415)
-    try:
-        body = await _read_limited(request)
-    except ClientDisconnect:
-        return JSONResponse({"error": "The request was interrupted."}, 400)
-    if body is None:
-        return JSONResponse({"error": "The body is too large."}, 413)
-    try:
-        payload = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        return JSONResponse({"errors": {"body": "Not valid JSON."}}, 422)
-    if not isinstance(payload, dict):
-        return JSONResponse({"errors": {"body": "Must be a JSON object."}}, 422)
+    payload = await read_json_object(request)
+    if isinstance(payload, JSONResponse):
+        return payload
     result = await to_thread.run_sync(
         booking.book, payload, client_ip(request), request.headers.get("idempotency-key")
     )
