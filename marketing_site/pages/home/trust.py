@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site.components import sections
+from marketing_site.content.home import TRUST_ICONS
 from marketing_site.content.layout import PRIZES
 from marketing_site.content.words import words
 
@@ -29,7 +30,7 @@ def trust(text: dict, lang: str) -> rx.Component:
                     class_name="home-trust__list home-trust__list--prizes",
                 ),
                 rx.el.ul(
-                    *[_entry(mark["icon"], mark["label"], 40) for mark in text["marks"]],
+                    *[_entry(TRUST_ICONS[key], label, 40) for key, label in text["marks"].items()],
                     class_name="home-trust__list home-trust__list--marks",
                 ),
                 class_name="home-trust__groups",
