@@ -148,7 +148,10 @@ def words(lang: str, key: str) -> Any:
             continue
         value = _lookup(data, path)
         if value is not _MISSING:
-            return _typeset(_without_plain(value), source, data.get("_plain", ()))
+            plain = set(data.get("_plain", ()))
+            if plain & set(path):  # asked for a value under a plain key
+                return _without_plain(value)
+            return _typeset(_without_plain(value), source, plain)
     raise MissingWords(f"no words for {key!r} in {lang!r} or {DEFAULT_LANG!r}")
 
 
