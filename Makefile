@@ -12,7 +12,7 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test bench build install chromium migrate clean audit load faults
+.PHONY: run dev test bench build install chromium nginx migrate clean audit load faults
 # Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
 WORKERS ?= 1
 
@@ -32,6 +32,10 @@ $(TOOLS)/node_modules/axe-core/axe.min.js:
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
+
+# Debian's nginx: tests/test_nginx.py runs deploy/nginx/nereo.conf in front of the site.
+nginx:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { apt-get update -qq && apt-get install -y -qq nginx; }
 
 migrate: install
 	$(BIN)/alembic upgrade head
@@ -63,15 +67,15 @@ BUILD_CANARIES = SMTP_PASSWORD=canary-smtp-password-7f3a OIDC_CLIENT_SECRET=cana
 # Run again on PostgreSQL and Redis (two backend workers per site) when TEST_DATABASE_URL and
 # TEST_REDIS_URL are set: the route smoke test, the lead flow (API, faults, browser), the
 # security headers, a state event over the websocket, the login flow (tests/test_auth*.py), the
-# operators' console (tests/test_console*.py) and the demo scheduler (one booking per slot across
-# two workers, the whole booking in Chromium).
+# operators' console (tests/test_console*.py), the demo scheduler (one booking per slot across
+# two workers, the whole booking in Chromium) and the nginx proxy in front of two workers.
 ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_faults.py \
 	tests/test_browser_leads.py tests/test_security.py tests/test_schema.py tests/test_operations.py \
 	tests/test_browser_pages.py::test_switch_event_applies_alternate_set_on_the_accented_page \
-	tests/test_booking_api.py tests/test_browser_booking.py \
+	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py \
 	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
 
-test: migrate chromium
+test: migrate chromium nginx
 	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
 	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest
 	@if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \

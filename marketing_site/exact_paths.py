@@ -1,6 +1,6 @@
 """Serving every page at its exact path, accented paths included; 404 for everything else.
 
-Reflex gets three things wrong for this site, and this module is the one place that fixes them:
+Reflex gets four things wrong for this site, and this module is the one place that fixes them:
 
 1. Its route check accepts only ASCII route parts, while the spec has accented paths
    (`/portail-client-privée`). `install` widens the check to Unicode letters;
@@ -17,6 +17,11 @@ Reflex gets three things wrong for this site, and this module is the one place t
 3. `html_lang` is app-wide. `ExactPathPlugin.post_build` writes `lang="en"` into the
    prerendered English pages and the English not-found page (the layout keeps
    `<html lang>` right on client navigation).
+4. React Router puts `<link rel="modulepreload">` hints for the whole framework bundle in
+   the head of every prerendered page; they compete with the stylesheet and delay the first
+   paint (~2 s on Lighthouse's mobile profile) of a page that needs no script to show.
+   `post_build` removes them: the page's own module script (async, at the end of the body)
+   still loads the bundle and hydrates, just after the first paint.
 
 The manifest also lists the SHA-256 hashes of each page's inline scripts: `ExactPathSite`
 sends every page with a Content-Security-Policy that allows exactly those (see `security`).
@@ -122,10 +127,17 @@ def _prerendered_file(static_dir: Path, route: str) -> Path | None:
 
 
 _HTML_LANG = re.compile(rb'<html lang="[^"]*"')
+_MODULE_PRELOAD = re.compile(rb'<link rel="modulepreload"[^>]*>')
 
 
-def _set_html_lang(file: Path, lang: str) -> None:
-    html = file.read_bytes()
+def drop_module_preloads(html: bytes) -> bytes:
+    """The page without React Router's `modulepreload` hints (see point 4 above)."""
+    return _MODULE_PRELOAD.sub(b"", html)
+
+
+def _finish_prerendered_page(file: Path, lang: str) -> None:
+    """Post-process one prerendered page in place: its language, no first-paint blockers."""
+    html = drop_module_preloads(file.read_bytes())
     file.write_bytes(_HTML_LANG.sub(f'<html lang="{lang}"'.encode(), html, count=1))
 
 
@@ -138,7 +150,7 @@ def write_manifest(static_dir: Path) -> dict[str, Any]:
         if file is None:
             missing.append(path)
             continue
-        _set_html_lang(file, routes.page_lang(path))
+        _finish_prerendered_page(file, routes.page_lang(path))
         pages[unicodedata.normalize("NFC", path)] = file.relative_to(static_dir).as_posix()
     not_found: dict[str, str] = {}
     for lang, probe in NOT_FOUND_PROBES.items():
@@ -146,7 +158,7 @@ def write_manifest(static_dir: Path) -> dict[str, Any]:
         if file is None:
             missing.append(probe)
             continue
-        _set_html_lang(file, lang)
+        _finish_prerendered_page(file, lang)
         not_found[lang] = file.relative_to(static_dir).as_posix()
     if missing:
         msg = f"Pages missing from the prerendered build: {missing}"

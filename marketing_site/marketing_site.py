@@ -8,7 +8,7 @@ from pathlib import Path
 
 import reflex as rx
 
-from marketing_site import exact_paths, logs, routes, security, seo, theme
+from marketing_site import exact_paths, logs, routes, security, seo, structured_data, theme
 from marketing_site.api import api_app
 from marketing_site.components.consent import COOKIE_NAME, ConsentGate
 from marketing_site.components.layout import site_layout
@@ -60,7 +60,7 @@ def _add_site_pages(app: rx.App) -> None:
                 route=path,
                 title=text["title"],
                 description=text["description"],
-                meta=seo.head_tags(page, lang),
+                meta=[*seo.head_tags(page, lang), *structured_data.script_tags(page, lang)],
                 on_load=_on_load(page.key),
             )
     # The not-found page in each language: Reflex's catch-all for French, a catch-all under

@@ -13,6 +13,8 @@ Reflex's own routes and the websocket handshake:
   attributes at run time (a style cannot run code).
 - Strict-Transport-Security when the site is served over https (SITE_URL or the request).
 - X-Content-Type-Options, Referrer-Policy, X-Frame-Options, a restrictive Permissions-Policy.
+  Scripts and stylesheets go without the three headers that only documents act on (CSP,
+  X-Frame-Options, Permissions-Policy): ~1 KB less on each of the ~10 scripts of a page.
 - Set-Cookie from the server gets SameSite=Lax and (over https) Secure when missing, and
   HttpOnly unless it is one the page must read (the login marker and error cookies).
 - A websocket handshake or an `/_event` request whose Origin is not the site's is refused (403).
@@ -38,6 +40,15 @@ PERMISSIONS_POLICY = (
     "fullscreen=(self)"
 )
 
+# Responses that are never a document (the site runs no worker): browsers ignore CSP,
+# X-Frame-Options and Permissions-Policy on them, so they are not sent (deploy/nginx does the same).
+SUBRESOURCE_CONTENT_TYPES = ("text/javascript", "application/javascript", "text/css")
+DOCUMENT_ONLY_HEADERS = (b"content-security-policy", b"x-frame-options", b"permissions-policy")
+
+
+def is_subresource(content_type: str) -> bool:
+    return content_type.split(";")[0].strip().lower() in SUBRESOURCE_CONTENT_TYPES
+
 
 def origin_of(url: str) -> str | None:
     """`scheme://host[:port]` of an absolute http(s) URL, else None."""
@@ -47,11 +58,23 @@ def origin_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+_SCRIPT_TYPE = re.compile(rb"""\btype\s*=\s*["']?([^"'\s>]*)""", re.I)
+# Script types a browser runs; any other (application/ld+json) is a data block, never run.
+_EXECUTABLE_TYPES = {b"", b"module", b"text/javascript", b"application/javascript"}
+
+
 def inline_script_hashes(html: bytes) -> list[str]:
-    """CSP source expressions for the inline scripts of a page (those without `src`)."""
+    """CSP source expressions for the inline scripts of a page (those without `src`).
+
+    Data blocks (JSON-LD) are left out: the browser never executes them, so the policy
+    need not allow them.
+    """
     hashes = []
     for attributes, body in _INLINE_SCRIPT.findall(html):
         if re.search(rb"\bsrc\s*=", attributes):
+            continue
+        script_type = _SCRIPT_TYPE.search(attributes)
+        if script_type and script_type.group(1).lower() not in _EXECUTABLE_TYPES:
             continue
         digest = base64.b64encode(hashlib.sha256(body).digest()).decode()
         source = f"'sha256-{digest}'"
@@ -162,6 +185,9 @@ class SecurityHeaders:
                     for name, value in message.get("headers", [])
                 ]
                 present = {name.lower() for name, _ in headers}
+                content_type = next((v for n, v in headers if n.lower() == b"content-type"), b"")
+                # Not added: those the app set itself, and the document-only ones on a subresource.
+                skipped = present | set(DOCUMENT_ONLY_HEADERS if is_subresource(content_type.decode("latin-1")) else ())
                 extra = [
                     (b"content-security-policy", self.default_policy),
                     (b"x-content-type-options", b"nosniff"),
@@ -174,7 +200,7 @@ class SecurityHeaders:
                         (b"strict-transport-security",
                          f"max-age={settings.hsts_max_age_seconds}; includeSubDomains".encode())
                     )
-                headers += [(name, value) for name, value in extra if name not in present]
+                headers += [(name, value) for name, value in extra if name not in skipped]
                 message = {**message, "headers": headers}
             await send(message)
 

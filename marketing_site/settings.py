@@ -7,6 +7,7 @@ running: the defaults give the embedded site (SQLite, local mail sink).
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -39,6 +40,18 @@ def _bool(name: str, default: bool) -> bool:
         return False
     msg = f"{name} must be true or false, not {raw!r}"
     raise ValueError(msg)
+
+
+def _networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """Comma-separated IP addresses or CIDR networks."""
+    networks = []
+    for item in filter(None, (part.strip() for part in _env(name).split(","))):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError as error:
+            msg = f"{name} must list IP addresses or networks (10.0.0.2, 10.0.0.0/24), not {item!r}"
+            raise ValueError(msg) from error
+    return tuple(networks)
 
 
 def _choice(name: str, allowed: tuple[str, ...]) -> str:
@@ -74,6 +87,8 @@ class Settings:
     rate_limit_per_ip: int
     rate_limit_per_email: int
     rate_limit_window_seconds: int
+    # Reverse proxies whose X-Forwarded-For names the visitor (empty: trust no one).
+    trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
     lead_min_fill_seconds: float
     outbox_retry_base_seconds: float
     outbox_max_attempts: int
@@ -216,6 +231,7 @@ def get_settings() -> Settings:
         rate_limit_per_ip=_int("RATE_LIMIT_PER_IP", 100),
         rate_limit_per_email=_int("RATE_LIMIT_PER_EMAIL", 10),
         rate_limit_window_seconds=_int("RATE_LIMIT_WINDOW_SECONDS", 600),
+        trusted_proxies=_networks("TRUSTED_PROXIES"),
         lead_min_fill_seconds=float(_env("LEAD_MIN_FILL_SECONDS", "2") or 2),
         outbox_retry_base_seconds=float(_env("OUTBOX_RETRY_BASE_SECONDS", "30") or 30),
         outbox_max_attempts=_int("OUTBOX_MAX_ATTEMPTS", 12),

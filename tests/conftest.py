@@ -154,8 +154,8 @@ def new_page(browser, page_errors):
     """Open pages in a fresh context; console errors and page errors are collected."""
     contexts = []
 
-    def _open(locale: str = "fr-FR", width: int = 1280, height: int = 800, **options):
-        context = browser.new_context(locale=locale, viewport={"width": width, "height": height}, **options)
+    def _open(locale: str = "fr-FR", width: int = 1280, height: int = 800, **context_options):
+        context = browser.new_context(locale=locale, viewport={"width": width, "height": height}, **context_options)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda e: page_errors.append(f"pageerror: {e}"))

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import email
 import os
+import pwd
 import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -218,3 +220,141 @@ class SiteServer:
         finally:
             engine.dispose()
         return [tuple(row) for row in rows]
+
+
+NGINX_CONF = ROOT / "deploy" / "nginx" / "nereo.conf"
+
+
+def ensure_nginx() -> str:
+    """Debian's nginx, installed when missing (as `make test` does for chromium)."""
+    found = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
+    if found:
+        return found
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "nginx"], check=True, env=env)
+    return shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def self_signed_certificate(directory: Path, host: str = "127.0.0.1") -> tuple[Path, Path]:
+    """A throwaway certificate for an IP address; returns (certificate, key) files."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host)])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name).issuer_name(name).public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(host))]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = directory / "proxy.crt", directory / "proxy.key"
+    cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_file, key_file
+
+
+class NginxProxy:
+    """`deploy/nginx/nereo.conf` run by our own nginx process on loopback, in front of one app.
+
+    The deployment file is used as it is; only the machine-specific values are replaced: the
+    build and maps folders, the listen addresses, the certificate and the upstream servers.
+    """
+
+    def __init__(self, workdir: Path, build_dir: Path, maps_dir: Path, upstream: str, port: int | None = None):
+        self.nginx = ensure_nginx()
+        self.port = port or free_port()
+        self.http_port = free_port()
+        self.origin = f"https://127.0.0.1:{self.port}"
+        self.dir = workdir / f"nginx-{self.port}"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.build_dir, self.maps_dir, self.upstream = build_dir, maps_dir, upstream
+        self.conf = self.dir / "nginx.conf"
+        self.proc: subprocess.Popen | None = None
+
+    def site_conf(self) -> str:
+        text = NGINX_CONF.read_text()
+        cert, key = self_signed_certificate(self.dir)
+        replacements = {
+            "/etc/nginx/nereo/": f"{self.maps_dir}/",
+            "root /srv/nereo/client;": f"root {self.build_dir};",
+            "listen 80;": f"listen 127.0.0.1:{self.http_port};",
+            "listen [::]:80;": "",
+            "listen 443 ssl http2;": f"listen 127.0.0.1:{self.port} ssl http2;",
+            "listen [::]:443 ssl http2;": "",
+            "/etc/letsencrypt/live/www.nereo-wealth.fr/fullchain.pem": str(cert),
+            "/etc/letsencrypt/live/www.nereo-wealth.fr/privkey.pem": str(key),
+        }
+        for old, new in replacements.items():
+            if old not in text:
+                msg = f"{NGINX_CONF.name} no longer contains {old!r}: update NginxProxy"
+                raise AssertionError(msg)
+            text = text.replace(old, new)
+        servers = re.findall(r"(?m)^ *server \d+\.\d+\.\d+\.\d+:\d+ [^\n]*\n", text)
+        if not servers:
+            raise AssertionError(f"{NGINX_CONF.name} has no upstream server line")
+        text = text.replace(servers[0], f"    server {self.upstream} max_fails=3 fail_timeout=10s;\n", 1)
+        for line in servers[1:]:
+            text = text.replace(line, "", 1)
+        return text
+
+    def write_config(self) -> None:
+        (self.dir / "nereo.conf").write_text(self.site_conf())
+        user = f"user {pwd.getpwuid(os.getuid()).pw_name};\n" if os.geteuid() == 0 else ""
+        temp = "\n".join(
+            f"    {kind}_temp_path {self.dir / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
+        self.conf.write_text(
+            f"{user}worker_processes 1;\npid {self.dir / 'nginx.pid'};\nerror_log {self.dir / 'error.log'} warn;\n"
+            "events { worker_connections 256; }\n"
+            "http {\n    include /etc/nginx/mime.types;\n    default_type application/octet-stream;\n"
+            f"    access_log {self.dir / 'access.log'};\n{temp}\n"
+            f"    include {self.dir / 'nereo.conf'};\n}}\n"
+        )
+
+    def _command(self, *args: str) -> list[str]:
+        return [self.nginx, "-p", str(self.dir), "-e", str(self.dir / "error.log"), "-c", str(self.conf), *args]
+
+    def test_config(self) -> subprocess.CompletedProcess:
+        """`nginx -t` on the configuration (output in stderr)."""
+        return subprocess.run(self._command("-t"), capture_output=True, text=True)
+
+    def version(self) -> str:
+        return subprocess.run([self.nginx, "-v"], capture_output=True, text=True).stderr.strip()
+
+    def start(self, timeout: float = 20) -> NginxProxy:
+        log = (self.dir / "stderr.log").open("ab")
+        self.proc = subprocess.Popen(self._command("-g", "daemon off;"), stdout=log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"nginx exited with {self.proc.returncode}; see {self.dir / 'error.log'}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("nginx did not come up")
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.send_signal(signal.SIGQUIT)  # graceful shutdown of master and workers
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.proc = None

@@ -44,16 +44,15 @@ def test_english_pricing_in_dollars(new_page, site):
     assert "€" not in page.locator("main").inner_text()
 
 
-def test_switch_event_applies_alternate_set_on_the_accented_page(new_page, site):
-    """The switch event goes through the page's own websocket to the real backend handler.
+def switch_to_alternate_prices_over_websocket(page, site: str) -> None:
+    """Open the French pricing page and send the switch event on the page's own websocket.
 
-    The spec shows no trigger for the switch, so the test emits the event on the page's
-    socket exactly as the Reflex client would (its router data copied from the page's first
+    The spec shows no trigger for the switch, so the event is emitted on the page's socket
+    exactly as the Reflex client would (its router data copied from the page's first
     event); the backend handler runs and the page shows the alternate set.
     """
     from marketing_site.state.pricing import PricingState
 
-    page = new_page()
     relay = {}
 
     def connect(ws):
@@ -85,6 +84,11 @@ def test_switch_event_applies_alternate_set_on_the_accented_page(new_page, site)
     )
     amounts = _amounts(page)
     assert [re.sub(r"\s", " ", amounts[k]) for k in PRICES[:3]] == ["120 €", "150 €", "200 €"]
+
+
+def test_switch_event_applies_alternate_set_on_the_accented_page(new_page, site):
+    """The switch event goes through the page's own websocket to the real backend handler."""
+    switch_to_alternate_prices_over_websocket(new_page(), site)
 
 
 def test_compare_table_has_five_columns_and_filled_rows(new_page, site):

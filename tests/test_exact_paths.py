@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import quote
 
 import pytest
 
-from marketing_site import exact_paths
+from marketing_site import exact_paths, routes
 
 
 @pytest.mark.parametrize(
@@ -127,3 +128,24 @@ def test_manifest_fails_on_a_missing_page(tmp_path):
     (tmp_path / "index.html").write_text('<html lang="fr">')
     with pytest.raises(RuntimeError, match="missing"):
         exact_paths.write_manifest(tmp_path)
+
+
+def test_manifest_drops_module_preloads_and_sets_lang_on_every_page(tmp_path):
+    preloads = '<link rel="modulepreload" href="/assets/root-1.js"/><link rel="modulepreload" href="/assets/x.js"/>'
+    page = f'<html lang="fr"><head>{preloads}<link rel="stylesheet" href="/assets/a.css"/></head><body>' \
+           '<script type="module" async="">import "/assets/manifest-1.js";</script></body></html>'
+    for path in [*routes.all_paths(), *exact_paths.NOT_FOUND_PROBES.values()]:
+        route = exact_paths.reflex_route(path)
+        file = tmp_path / (("index" if route == "index" else quote(route, safe="/")) + ".html")
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(page)
+    manifest = exact_paths.write_manifest(tmp_path)
+    for path, name in manifest["pages"].items():
+        html = (tmp_path / name).read_text()
+        assert "modulepreload" not in html
+        assert f'<html lang="{routes.page_lang(path)}"' in html
+        # The stylesheet and the module script that hydrates the page stay.
+        assert 'rel="stylesheet"' in html and 'import "/assets/manifest-1.js"' in html
+    for lang, name in manifest["not_found"].items():
+        html = (tmp_path / name).read_text()
+        assert "modulepreload" not in html and f'<html lang="{lang}"' in html

@@ -161,7 +161,7 @@ def test_backend_paths_are_not_pages(site):
 
 def test_pages_and_assets_are_served_precompressed(site):
     with httpx.Client(base_url=site) as client:
-        asset = re.search(r'href="(/assets/[^"]+\.js)"', client.get("/").text).group(1)
+        asset = re.search(r'import "(/assets/[^"]+\.js)"', client.get("/").text).group(1)
         for path in ("/", asset):
             brotli = client.get(path, headers={"Accept-Encoding": "br, gzip"})
             gzip_only = client.get(path, headers={"Accept-Encoding": "gzip"})

@@ -1,4 +1,4 @@
-"""Security headers on a page, an asset, a file and the API; the websocket's origin check;
+"""Security headers on a page, assets, a file and the API; the websocket's origin check;
 no secret in the frontend bundle; cookie flags and HSTS (middleware on a tiny app)."""
 
 from __future__ import annotations
@@ -45,11 +45,12 @@ def _assert_secure(response: httpx.Response) -> dict[str, list[str]]:
 def test_headers_on_a_page_an_asset_a_file_the_api_and_a_404(site):
     with httpx.Client(base_url=site) as client:
         page = client.get("/")
-        asset = re.search(r'src="(/assets/[^"]+\.js)"|href="(/assets/[^"]+\.css)"', page.text)
+        stylesheet = re.search(r'href="(/assets/[^"]+\.css)"', page.text).group(1)
+        script = re.search(r'import "(/assets/[^"]+\.js)"', page.text).group(1)
         responses = {
             "page": page,
             "accented page": client.get("/portail-client-priv%C3%A9e"),
-            "asset": client.get(asset.group(1) or asset.group(2)),
+            "svg": client.get("/favicon.svg"),
             "file": client.get("/files/" + next(p.name for p in (ROOT / "files").glob("*.pdf"))),
             "api": client.post("/api/v1/mail/send", json={}),
             "openapi": client.get("/api/v1/openapi.json"),
@@ -58,9 +59,17 @@ def test_headers_on_a_page_an_asset_a_file_the_api_and_a_404(site):
             "redirect": client.get("/compare/"),
             "ping": client.get("/ping"),
         }
+        subresources = {"stylesheet": client.get(stylesheet), "script": client.get(script)}
     for name, response in responses.items():
         assert response.status_code < 500, name
         _assert_secure(response)
+    # Scripts and stylesheets never become documents: only the headers that act on them.
+    for name, response in subresources.items():
+        assert response.status_code == 200, name
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert response.headers["referrer-policy"] == COMMON["referrer-policy"]
+        for document_only in ("content-security-policy", "x-frame-options", "permissions-policy"):
+            assert document_only not in response.headers, (name, document_only)
 
 
 def test_each_page_allows_exactly_its_own_inline_scripts(site):

@@ -6,7 +6,9 @@ Only the status matters to the site's forms; the JSON bodies help other clients.
 
 from __future__ import annotations
 
+import ipaddress
 import json
+from collections.abc import Iterable
 
 from anyio import to_thread
 from starlette.requests import ClientDisconnect, Request
@@ -14,6 +16,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from marketing_site.content.lead_forms import FORMS
+from marketing_site.settings import get_settings
 from marketing_site.services.leads import HONEYPOT_FIELD, MAX_FIELD_LENGTH, MAX_TEXT_LENGTH, submit_lead
 
 PATH = "/api/v1/mail/send"
@@ -33,8 +36,38 @@ async def _read_limited(request: Request) -> bytes | None:
     return bytes(body)
 
 
+def visitor_address(
+    peer: str, forwarded_for: Iterable[str], trusted_proxies: Iterable[ipaddress.IPv4Network | ipaddress.IPv6Network]
+) -> str:
+    """Who the rate limits count: the peer, unless the peer is one of our trusted proxies.
+
+    Then it is the last X-Forwarded-For hop that is not itself a trusted proxy: each proxy
+    appends the address it saw, so the hops before it are whatever the visitor wrote.
+    """
+    trusted = tuple(trusted_proxies)
+
+    def is_trusted(address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in trusted)
+
+    if not is_trusted(peer):
+        return peer
+    hops = [hop.strip() for header in forwarded_for for hop in header.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if not is_trusted(hop):
+            try:
+                return str(ipaddress.ip_address(hop))
+            except ValueError:
+                return peer
+    return peer
+
+
 def client_ip(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    peer = request.client.host if request.client else "unknown"
+    return visitor_address(peer, request.headers.getlist("x-forwarded-for"), get_settings().trusted_proxies)
 
 
 async def send_mail(request: Request) -> JSONResponse:

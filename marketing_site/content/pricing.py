@@ -33,6 +33,7 @@ FR = {
         ),
         "currency_prefix": "",
         "currency_suffix": " €",
+        "currency_code": "EUR",
         "most_popular": "Le plus populaire",
         "on_quote": "Sur devis",
         "units": {
@@ -200,6 +201,7 @@ EN = {
             "then move up when your needs change, without switching tools."
         ),
         "currency_prefix": "$",
+        "currency_code": "USD",
         "currency_suffix": "",
         "most_popular": "Most popular",
         "on_quote": "On quote",

@@ -1,0 +1,257 @@
+"""The nginx configuration of deploy/ runs for real: Debian's nginx in front of the site.
+
+The module builds the site for the proxy's origin (`SITE_URL=https://127.0.0.1:<port>`, in
+its own Reflex web folder, so the session's build is untouched), serves that build with a
+production-like app (https SITE_URL, session secret, TRUSTED_PROXIES = the proxy), writes
+the nginx maps from it with scripts/nginx_maps.py and runs `deploy/nginx/nereo.conf` with a
+throwaway certificate as our own nginx process. Every check compares the proxy with the app
+behind it: same pages at the same exact paths, same 404s and redirects, same headers.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import ssl
+import subprocess
+import time
+from dataclasses import dataclass
+from urllib.parse import quote
+
+import httpx
+import pytest
+
+from marketing_site import routes
+from servers import BIN, ROOT, NginxProxy, SiteServer, ensure_nginx, free_port
+from test_browser_pages import switch_to_alternate_prices_over_websocket
+from test_leads import lead_payload
+from test_routes_http import NOT_FOUND_TEXT, _unchunk
+
+API = "/api/v1/mail/send"
+SECURITY_HEADERS = (
+    "content-security-policy",
+    "strict-transport-security",
+    "x-content-type-options",
+    "referrer-policy",
+    "x-frame-options",
+    "permissions-policy",
+)
+PER_IP_LIMIT = 3
+
+
+@dataclass
+class Proxied:
+    app: SiteServer
+    proxy: NginxProxy
+    config_test: subprocess.CompletedProcess
+
+    @property
+    def origin(self) -> str:
+        return self.proxy.origin
+
+
+@pytest.fixture(scope="module")
+def proxied(workdir, smtp):
+    ensure_nginx()
+    proxy_port = free_port()
+    origin = f"https://127.0.0.1:{proxy_port}"
+    web_dir = workdir / "proxy-web"
+    app = SiteServer(
+        free_port(), workdir, smtp,
+        SITE_URL=origin,
+        REFLEX_WEB_WORKDIR=str(web_dir),
+        ANALYTICS_SCRIPT_URL="",
+        SESSION_SECRET="proxy-test-session-secret",
+        TRUSTED_PROXIES="127.0.0.1",
+        RATE_LIMIT_PER_IP=str(PER_IP_LIMIT),
+    )
+    subprocess.run([str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],
+                   cwd=ROOT, env=app.env, check=True)
+    build = web_dir / "build" / "client"
+    maps = workdir / "proxy-maps"
+    subprocess.run([str(BIN / "python"), "scripts/nginx_maps.py", "--build", str(build), "--out", str(maps)],
+                   cwd=ROOT, env=app.env, check=True)
+    app.migrate()
+    app.start()
+    proxy = NginxProxy(workdir, build, maps, f"127.0.0.1:{app.port}", port=proxy_port)
+    proxy.write_config()
+    config_test = proxy.test_config()
+    if config_test.returncode == 0:
+        proxy.start()
+    try:
+        yield Proxied(app, proxy, config_test)
+    finally:
+        proxy.stop()
+        app.stop()
+
+
+def _client(source: str = "127.0.0.1", http2: bool = True) -> httpx.Client:
+    """A visitor connecting from `source` (any 127.x address reaches loopback)."""
+    transport = httpx.HTTPTransport(verify=False, http2=http2, local_address=source)
+    return httpx.Client(transport=transport, follow_redirects=False, timeout=20)
+
+
+def _both(proxied: Proxied, path: str, **headers: str) -> tuple[httpx.Response, httpx.Response]:
+    """The same GET through the proxy and straight to the app behind it."""
+    target = quote(path, safe="/?=&")
+    with _client() as client:
+        through = client.get(proxied.origin + target, headers=headers)
+    direct = httpx.get(proxied.app.url + target, headers=headers, follow_redirects=False, timeout=20)
+    return through, direct
+
+
+def _raw_tls_get(origin_port: int, target: bytes) -> tuple[int, bytes]:
+    """GET over TLS with the request target sent byte for byte (raw UTF-8)."""
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    with socket.create_connection(("127.0.0.1", origin_port), timeout=10) as plain, \
+            context.wrap_socket(plain) as sock:
+        sock.sendall(b"GET " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    if b"transfer-encoding: chunked" in head.lower():
+        body = _unchunk(body)
+    return int(head.split()[1]), body
+
+
+def test_configuration_passes_nginx_t(proxied):
+    assert proxied.config_test.returncode == 0, proxied.config_test.stderr
+    assert "test is successful" in proxied.config_test.stderr
+    print(proxied.proxy.version())
+
+
+@pytest.mark.parametrize("path", routes.all_paths())
+def test_every_route_at_its_exact_path_encoded_and_raw(proxied, path):
+    through, direct = _both(proxied, path)
+    assert through.status_code == direct.status_code == 200, path
+    assert through.text == direct.text
+    status, body = _raw_tls_get(proxied.proxy.port, path.encode())
+    assert status == 200
+    assert body.decode() == direct.text
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/nope", "/CONNEXION", "/Connexion", "/PORTAIL-CLIENT-PRIVÉE", routes.EN_THANKS_PATH, "/en/nope/deeper",
+     "/assets/", "/assets/nope.js", "/connexion.html", "/index.html", "/__not-found"],
+)
+def test_unknown_wrong_case_and_file_names_answer_404_with_the_not_found_page(proxied, path):
+    through, direct = _both(proxied, path)
+    assert direct.status_code == 404
+    assert through.status_code == 404, path
+    # The not-found page of the path's language (SPEC §1: /en/ paths are English).
+    expected = "Oops! We are sorry, the page you asked for does not exist" if path.startswith("/en/") else NOT_FOUND_TEXT
+    assert expected in through.text
+    assert through.text == direct.text
+
+
+@pytest.mark.parametrize(
+    ("path", "location"),
+    [
+        ("/politique-de-confidentialité", "/politique-de-confidentialite"),
+        ("/politique-de-confidentialité?from=footer", "/politique-de-confidentialite?from=footer"),
+        ("/connexion/", "/connexion"),
+        ("/connexion/?next=1", "/connexion?next=1"),
+        ("/en", "/en/"),
+        ("/portail-client-privée/", "/portail-client-priv%C3%A9e"),
+    ],
+)
+def test_permanent_redirects_match_the_app(proxied, path, location):
+    through, direct = _both(proxied, path)
+    assert (direct.status_code, direct.headers["location"]) == (308, location)
+    assert (through.status_code, through.headers["location"]) == (308, location)
+
+
+def _asset_path(html: str) -> str:
+    return re.search(r'import "(/assets/[^"]+\.js)"', html).group(1)
+
+
+def test_security_and_cache_headers_are_the_apps(proxied):
+    with _client() as client:
+        home = client.get(proxied.origin + "/").text
+    paths = [
+        "/", routes.FEATURE_PORTAL.fr, routes.PRICING.en, "/nope", _asset_path(home),
+        re.search(r'href="(/assets/[^"]+\.css)"', home).group(1), "/favicon.svg",
+        "/robots.txt", "/api/v1/health", "/files/nope.pdf", "/api/v1/openapi.json",
+    ]
+    for path in paths:
+        through, direct = _both(proxied, path)
+        assert through.status_code == direct.status_code, path
+        for name in SECURITY_HEADERS:
+            assert through.headers.get_list(name) == direct.headers.get_list(name), (path, name)
+        if not path.startswith(("/api/", "/files/")):
+            assert through.headers.get("cache-control") == direct.headers.get("cache-control"), path
+    assert direct.headers["strict-transport-security"].startswith("max-age=")
+    # Each page allows exactly its own inline scripts: the policies differ from page to page.
+    policies = {_both(proxied, p)[0].headers["content-security-policy"] for p in ("/", routes.PRICING.en)}
+    assert len(policies) == 2
+
+
+def test_hashed_assets_are_immutable_and_compressed(proxied):
+    with _client() as client:
+        home = client.get(proxied.origin + "/", headers={"Accept-Encoding": "gzip"})
+        asset = client.get(proxied.origin + _asset_path(home.text), headers={"Accept-Encoding": "gzip"})
+    assert home.headers["content-encoding"] == "gzip"
+    assert "Accept-Encoding" in home.headers.get("vary", "")
+    assert asset.status_code == 200
+    assert asset.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert asset.headers["content-encoding"] == "gzip"
+    assert home.text == _both(proxied, "/")[1].text
+
+
+def test_served_over_http2_and_plain_http_goes_to_https(proxied):
+    with _client(http2=True) as client:
+        response = client.get(proxied.origin + "/")
+    assert response.http_version == "HTTP/2"
+    plain = httpx.get(f"http://127.0.0.1:{proxied.proxy.http_port}/connexion?x=1", follow_redirects=False)
+    assert plain.status_code == 301
+    assert plain.headers["location"] == "https://127.0.0.1/connexion?x=1"
+
+
+@pytest.mark.browser
+def test_websocket_pricing_switch_through_the_proxy(new_page, page_errors, proxied):
+    page = new_page(ignore_https_errors=True)
+    switch_to_alternate_prices_over_websocket(page, proxied.origin)
+    assert page_errors == []
+    page.context.close()  # nginx logs the websocket when it closes
+    upgraded = re.compile(r'"GET /_event/\?[^"]*transport=websocket[^"]*" 101 ')
+    for _ in range(50):
+        if upgraded.search((proxied.proxy.dir / "access.log").read_text()):
+            break
+        time.sleep(0.1)
+    assert upgraded.search((proxied.proxy.dir / "access.log").read_text())
+
+
+def _post_lead(source: str, email: str, origin: str, **headers: str) -> httpx.Response:
+    with _client(source) as client:
+        return client.post(origin + API, json=lead_payload(email=email), headers=headers)
+
+
+def test_a_lead_posted_through_the_proxy_is_stored(proxied):
+    email = f"proxy-{time.time_ns()}@example.com"
+    response = _post_lead("127.0.0.5", email, proxied.origin)
+    assert response.status_code == 200
+    assert proxied.app.query("SELECT form FROM lead WHERE email = ?", email) == [("ebook",)]
+
+
+def test_rate_limit_counts_the_visitor_behind_the_proxy_not_the_proxy(proxied):
+    def post(source: str, **headers: str) -> int:
+        return _post_lead(source, f"rl-{time.time_ns()}@example.com", proxied.origin, **headers).status_code
+
+    assert [post("127.0.0.2") for _ in range(PER_IP_LIMIT)] == [200] * PER_IP_LIMIT
+    assert post("127.0.0.2") == 429
+    # The visitor cannot pass for someone else: its own X-Forwarded-For comes before the proxy's hop.
+    assert post("127.0.0.2", **{"X-Forwarded-For": "203.0.113.9"}) == 429
+    # Another visitor through the same proxy has its own allowance.
+    assert post("127.0.0.3") == 200
+
+
+def test_forged_forwarded_for_sent_straight_to_the_app_gains_nothing(proxied):
+    def post(**headers: str) -> int:
+        email = f"direct-{time.time_ns()}@example.com"
+        return _post_lead("127.0.0.4", email, proxied.app.url, **headers).status_code
+
+    assert [post(**{"X-Forwarded-For": f"198.51.100.{i}"}) for i in range(PER_IP_LIMIT)] == [200] * PER_IP_LIMIT
+    assert post(**{"X-Forwarded-For": "198.51.100.99"}) == 429
