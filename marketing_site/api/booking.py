@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 
 from marketing_site import routes
 from marketing_site.api.mail import client_ip, read_json_object
-from marketing_site.content import booking as words
+from marketing_site.content.words import words
 from marketing_site.services import booking
 from marketing_site.settings import get_settings
 
@@ -61,7 +61,7 @@ async def book(request: Request) -> JSONResponse:
 
 
 def _page(lang: str, body: str, status: int = 200) -> HTMLResponse:
-    text = words.FR["cancel_page"] if lang == "fr" else words.EN["cancel_page"]
+    text = words(lang, "booking.cancel_page")
     demo = html.escape(routes.DEMO.path(lang), quote=True)
     document = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
@@ -92,7 +92,7 @@ def _slot_text(found: booking.CancelResult) -> dict[str, str]:
 
 
 def _problem(lang: str, status: str) -> HTMLResponse:
-    text = words.FR["cancel_page"] if lang == "fr" else words.EN["cancel_page"]
+    text = words(lang, "booking.cancel_page")
     return _page(lang, f'<p role="alert">{html.escape(text[status])}</p>', 410 if status == "expired" else 400)
 
 
@@ -100,7 +100,7 @@ async def cancel_page(request: Request) -> HTMLResponse:
     token = request.query_params.get("token", "")
     found = await to_thread.run_sync(booking.booking_for_token, token)
     lang = _lang_of(request, found)
-    text = words.FR["cancel_page"] if lang == "fr" else words.EN["cancel_page"]
+    text = words(lang, "booking.cancel_page")
     if found.status in ("invalid", "expired"):
         return _problem(lang, found.status)
     if found.status == "already":
@@ -122,7 +122,7 @@ async def cancel(request: Request) -> HTMLResponse:
     token = form.get("token", "")
     result = await to_thread.run_sync(booking.cancel, token if isinstance(token, str) else "")
     lang = _lang_of(request, result)
-    text = words.FR["cancel_page"] if lang == "fr" else words.EN["cancel_page"]
+    text = words(lang, "booking.cancel_page")
     if result.status in ("invalid", "expired"):
         return _problem(lang, result.status)
     if result.status == "already":
