@@ -7,12 +7,17 @@ Links use these constants, never literal paths. Paths are written as a visitor s
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal
 
 from marketing_site.brand import PRODUCT_SLUG
 
-Lang = Literal["fr", "en"]
-LANGS: tuple[Lang, ...] = ("fr", "en")
+Lang = str
+# The site's languages and the prefix of their paths: French at the root (the default), every
+# other language under its own prefix. A page's path in a language beyond these two is its
+# English path under that prefix ("/de/pricing"). Adding a language is one entry here and one
+# folder, `content/<lang>/` (a copy of `content/en/`, translated); what is not translated yet
+# shows in French (`content.words`).
+LANGUAGES: dict[str, str] = {"fr": "", "en": "/en"}
+LANGS: tuple[Lang, ...] = tuple(LANGUAGES)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -27,14 +32,20 @@ class Page:
     # Only for a logged-in visitor: anyone else is sent to the identity provider.
     protected: bool = False
 
+    def _own(self, lang: str) -> str | None:
+        if lang == "fr":
+            return self.fr
+        if lang == "en" or self.en is None:
+            return self.en
+        return LANGUAGES[lang] + self.en.removeprefix(LANGUAGES["en"])
+
     def path(self, lang: str) -> str:
         """The page's path in `lang`, or in the other language when it has only one."""
-        own = self.fr if lang == "fr" else self.en
-        return own or self.fr or self.en or "/"
+        return self._own(lang) or self.fr or self.en or "/"
 
     def paths(self) -> list[tuple[Lang, str]]:
         """Every (language, path) at which the page is served."""
-        return [(lang, p) for lang, p in (("fr", self.fr), ("en", self.en)) if p]
+        return [(lang, p) for lang in LANGS if (p := self._own(lang))]
 
     @property
     def bilingual(self) -> bool:
@@ -152,17 +163,21 @@ THANK_YOU_NAVBAR_PATHS = (THANKS_EBOOK.fr, THANKS_WHITE_PAPER.fr)
 
 
 def page_lang(path: str) -> Lang:
-    """The language of a page, from its path."""
-    return "en" if path == "/en" or path.startswith("/en/") else "fr"
+    """The language of a page, from its path's prefix."""
+    for lang, prefix in LANGUAGES.items():
+        if prefix and (path == prefix or path.startswith(prefix + "/")):
+            return lang
+    return "fr"
 
 
-def navbar_variant(path: str) -> Literal["en", "thanks", "fr"]:
-    """English for any path containing /en/, green-tinted on the two thank-you pages."""
+def navbar_variant(path: str) -> str:
+    """English for any path containing /en/, green-tinted on the two thank-you pages; a
+    further language's own navbar under its prefix; else French."""
     if "/en/" in path:
         return "en"
     if path in THANK_YOU_NAVBAR_PATHS:
         return "thanks"
-    return "fr"
+    return page_lang(path)
 
 
 def all_paths() -> list[str]:
@@ -178,15 +193,14 @@ def public_paths() -> list[str]:
 def page_for_path(path: str) -> Page | None:
     """The page served at `path`, if any."""
     for page in PAGES:
-        if path in (page.fr, page.en):
+        if path in (p for _, p in page.paths()):
             return page
     return None
 
 
 def counterpart_path(path: str) -> str:
     """The same page in the other language, or the other language's home."""
-    lang = page_lang(path)
-    other: Lang = "fr" if lang == "en" else "en"
+    other: Lang = "en" if page_lang(path) == "fr" else "fr"
     page = page_for_path(path)
     if page is not None:
         own = page.fr if other == "fr" else page.en

@@ -22,10 +22,10 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.brand import BRAND_NAME, FOUNDED_YEAR, LEGAL_NAME
-from marketing_site.content import meta
 from marketing_site.content import pricing as pricing_content
 from marketing_site.content.offers import OFFER_NAMES, OFFERS
 from marketing_site.content.layout import SOCIAL_LINKS
+from marketing_site.content.words import words
 from marketing_site.seo import page_text, url
 from marketing_site.settings import get_settings
 
@@ -84,7 +84,7 @@ def website(lang: str) -> dict[str, Any]:
 
 def breadcrumbs(page: routes.Page, lang: str) -> dict[str, Any]:
     name = page_text(page.key, lang)["title"].removesuffix(f" | {BRAND_NAME}")
-    trail = [(meta.BREADCRUMB_HOME[lang], routes.HOME.path(lang)), (name, page.path(lang))]
+    trail = [(words(lang, "layout.breadcrumb_home"), routes.HOME.path(lang)), (name, page.path(lang))]
     return {
         "@type": "BreadcrumbList",
         "itemListElement": [

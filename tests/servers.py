@@ -127,7 +127,9 @@ class SiteServer:
     """The production build served on a loopback port, with its own database."""
 
     def __init__(self, port: int, workdir: Path, smtp: SmtpSink | None = None, workers: int | None = None,
-                 **settings: str):
+                 root: Path = ROOT, **settings: str):
+        # `root`: the project served (a modified copy in tests/test_third_language.py).
+        self.root = root
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.db_path = workdir / f"site-{port}.db"
@@ -165,7 +167,7 @@ class SiteServer:
         self.proc: subprocess.Popen | None = None
 
     def migrate(self) -> None:
-        subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, env=self.env, check=True)
+        subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=self.root, env=self.env, check=True)
 
     def start(self, timeout: float = 120) -> SiteServer:
         ARTIFACTS.mkdir(exist_ok=True)
@@ -173,7 +175,7 @@ class SiteServer:
         self.proc = subprocess.Popen(
             [str(BIN / "reflex"), "run", "--env", "prod", "--backend-only",
              "--backend-host", "127.0.0.1", "--backend-port", str(self.port)],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            cwd=self.root, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         log.close()
         deadline = time.monotonic() + timeout

@@ -137,9 +137,9 @@ def test_pricing_and_compare_state_the_same_facts(new_page, site, lang):
     """Every feature a pricing card lists as included or optional has that status in the
     offer's column of the compare table, every add-on of the table is on the card, and an
     "all of X" line means every feature X includes is included."""
-    from marketing_site.content import compare as compare_words
+    from marketing_site.content.words import words
 
-    status = compare_words.FR["table"]["status"] if lang == "fr" else compare_words.EN["table"]["status"]
+    status = words(lang, "compare.table.status")
     cards = _pricing_cards(_open(new_page, site, routes.PRICING.path(lang)))
     matrix = _compare_matrix(_open(new_page, site, routes.COMPARE.path(lang)))
     services = {"Support premium", "Onboarding personnalisé", "Gestion et nettoyage des données",

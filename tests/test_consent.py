@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 import time
+from types import SimpleNamespace
 from urllib.parse import parse_qs, quote
 
 import pytest
 
 from marketing_site import routes
 from marketing_site.components.consent import COOKIE_MAX_AGE_DAYS, COOKIE_NAME
-from marketing_site.content import consent as words
+from marketing_site.content.words import words as site_words
 
 pytestmark = pytest.mark.browser
 
@@ -33,6 +34,8 @@ window.dataLayer.push = function (event) {
 ANALYTICS_SCRIPT = "window.__analyticsLoads = (window.__analyticsLoads || 0) + 1;"
 EN_PAGE = routes.WHITE_PAPER.en
 FR_PAGE = routes.HOME.fr
+
+words = SimpleNamespace(FR=site_words("fr", "consent"), EN=site_words("en", "consent"))
 
 
 class Visit:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
 
 import pytest
 
 from marketing_site.components import consent
-from marketing_site.content import consent as words
+from marketing_site.content.words import words as site_words
 from marketing_site.settings import get_settings
+
+words = SimpleNamespace(FR=site_words("fr", "consent"), EN=site_words("en", "consent"))
 
 
 @pytest.fixture

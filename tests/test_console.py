@@ -228,19 +228,32 @@ def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_webso
 
 
 def test_the_charting_library_ships_on_the_console_only(site):
-    """recharts is in the JavaScript the console's HTML loads, and in none that a public page loads."""
+    """recharts is in the JavaScript the console's HTML loads, and in none that a public page loads
+    (the page's module script and every module it imports, statically, in turn)."""
     from urllib.parse import quote
 
     from marketing_site import routes
 
     scripts: dict[str, str] = {}
 
+    def script(src: str) -> str:
+        if src not in scripts:
+            scripts[src] = httpx.get(site + src).text
+        return scripts[src]
+
     def loads_recharts(path: str) -> bool:
         html = httpx.get(site + quote(path, safe="/")).text
-        for src in set(re.findall(r'(?:src|href)="(/assets/[^"]+\.js)"', html)):
-            if src not in scripts:
-                scripts[src] = httpx.get(site + src).text
-        return any("recharts-wrapper" in scripts[src] for src in re.findall(r'(?:src|href)="(/assets/[^"]+\.js)"', html))
+        pending = set(re.findall(r'import[^"]*"(/assets/[^"]+\.js)"', html))
+        seen: set[str] = set()
+        while pending:
+            src = pending.pop()
+            seen.add(src)
+            body = script(src)
+            if "recharts-wrapper" in body:
+                return True
+            pending |= {"/assets/" + name for name in re.findall(r'from"\./([^"]+\.js)"', body)} - seen
+        assert seen, path  # the page's module script was found
+        return False
 
     assert loads_recharts(routes.CONSOLE.fr) and loads_recharts(routes.CONSOLE.en)
     assert [p for p in routes.all_paths() if p not in (routes.CONSOLE.fr, routes.CONSOLE.en) and loads_recharts(p)] == []

@@ -11,17 +11,16 @@ POST /api/v1/booking/cancel  cancels: frees the slot and mails METHOD:CANCEL to 
 from __future__ import annotations
 
 import html
-import json
 
 from anyio import to_thread
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 from zoneinfo import ZoneInfo
 
 from marketing_site import routes
-from marketing_site.api.mail import _read_limited, client_ip
-from marketing_site.content import booking as words
+from marketing_site.api.mail import client_ip, read_json_object
+from marketing_site.content.words import words
 from marketing_site.services import booking
 from marketing_site.settings import get_settings
 
@@ -43,21 +42,9 @@ async def slots(_: Request) -> JSONResponse:
 
 
 async def book(request: Request) -> JSONResponse:
-    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if content_type != "application/json":
-        return JSONResponse({"error": "The body must be JSON (Content-Type: application/json)."}, 415)
-    try:
-        body = await _read_limited(request)
-    except ClientDisconnect:
-        return JSONResponse({"error": "The request was interrupted."}, 400)
-    if body is None:
-        return JSONResponse({"error": "The body is too large."}, 413)
-    try:
-        payload = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        return JSONResponse({"errors": {"body": "Not valid JSON."}}, 422)
-    if not isinstance(payload, dict):
-        return JSONResponse({"errors": {"body": "Must be a JSON object."}}, 422)
+    payload = await read_json_object(request)
+    if isinstance(payload, JSONResponse):
+        return payload
     result = await to_thread.run_sync(
         booking.book, payload, client_ip(request), request.headers.get("idempotency-key")
     )
@@ -74,7 +61,7 @@ async def book(request: Request) -> JSONResponse:
 
 
 def _page(lang: str, body: str, status: int = 200) -> HTMLResponse:
-    text = words.FR["cancel_page"] if lang == "fr" else words.EN["cancel_page"]
+    text = words(lang, "booking.cancel_page")
     demo = html.escape(routes.DEMO.path(lang), quote=True)
     document = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
@@ -105,7 +92,7 @@ def _slot_text(found: booking.CancelResult) -> dict[str, str]:
 
 
 def _problem(lang: str, status: str) -> HTMLResponse:
-    text = words.FR["cancel_page"] if lang == "fr" else words.EN["cancel_page"]
+    text = words(lang, "booking.cancel_page")
     return _page(lang, f'<p role="alert">{html.escape(text[status])}</p>', 410 if status == "expired" else 400)
 
 
@@ -113,7 +100,7 @@ async def cancel_page(request: Request) -> HTMLResponse:
     token = request.query_params.get("token", "")
     found = await to_thread.run_sync(booking.booking_for_token, token)
     lang = _lang_of(request, found)
-    text = words.FR["cancel_page"] if lang == "fr" else words.EN["cancel_page"]
+    text = words(lang, "booking.cancel_page")
     if found.status in ("invalid", "expired"):
         return _problem(lang, found.status)
     if found.status == "already":
@@ -135,7 +122,7 @@ async def cancel(request: Request) -> HTMLResponse:
     token = form.get("token", "")
     result = await to_thread.run_sync(booking.cancel, token if isinstance(token, str) else "")
     lang = _lang_of(request, result)
-    text = words.FR["cancel_page"] if lang == "fr" else words.EN["cancel_page"]
+    text = words(lang, "booking.cancel_page")
     if result.status in ("invalid", "expired"):
         return _problem(lang, result.status)
     if result.status == "already":

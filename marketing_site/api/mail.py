@@ -36,6 +36,29 @@ async def _read_limited(request: Request) -> bytes | None:
     return bytes(body)
 
 
+async def read_json_object(request: Request) -> dict | JSONResponse:
+    """The JSON object a POST carries, or the response refusing it (415, 400, 413, 422).
+
+    Every JSON door of the site (leads, bookings) reads its body here: same limits, same answers.
+    """
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/json":
+        return JSONResponse({"error": "The body must be JSON (Content-Type: application/json)."}, 415)
+    try:
+        body = await _read_limited(request)
+    except ClientDisconnect:
+        return JSONResponse({"error": "The request was interrupted."}, 400)
+    if body is None:
+        return JSONResponse({"error": f"The body must be at most {MAX_BODY_BYTES} bytes."}, 413)
+    try:
+        payload = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return JSONResponse({"errors": {"body": "Not valid JSON."}}, 422)
+    if not isinstance(payload, dict):
+        return JSONResponse({"errors": {"body": "Must be a JSON object."}}, 422)
+    return payload
+
+
 def visitor_address(
     peer: str, forwarded_for: Iterable[str], trusted_proxies: Iterable[ipaddress.IPv4Network | ipaddress.IPv6Network]
 ) -> str:
@@ -71,21 +94,9 @@ def client_ip(request: Request) -> str:
 
 
 async def send_mail(request: Request) -> JSONResponse:
-    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if content_type != "application/json":
-        return JSONResponse({"error": "The body must be JSON (Content-Type: application/json)."}, 415)
-    try:
-        body = await _read_limited(request)
-    except ClientDisconnect:
-        return JSONResponse({"error": "The request was interrupted."}, 400)
-    if body is None:
-        return JSONResponse({"error": f"The body must be at most {MAX_BODY_BYTES} bytes."}, 413)
-    try:
-        payload = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        return JSONResponse({"errors": {"body": "Not valid JSON."}}, 422)
-    if not isinstance(payload, dict):
-        return JSONResponse({"errors": {"body": "Must be a JSON object."}}, 422)
+    payload = await read_json_object(request)
+    if isinstance(payload, JSONResponse):
+        return payload
     result = await to_thread.run_sync(
         submit_lead, payload, client_ip(request), request.headers.get("idempotency-key")
     )

@@ -5,13 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site import routes
-from marketing_site.content import booking as booking_words
 from marketing_site.content import lead_forms
-from marketing_site.pages.typography import french_spacing
+from marketing_site.content.words import words as site_words
 from marketing_site.services.leads import contact_field_specs
-
-# Words used as attribute values (aria-label) keep their plain spaces.
-ATTRIBUTE_KEYS = ("label", "days_label", "slots_label")
 
 
 class BookingScheduler(rx.Component):
@@ -33,7 +29,7 @@ class BookingScheduler(rx.Component):
 def booking_scheduler(lang: str, fallback_href: str) -> rx.Component:
     """The scheduler in `lang`; `fallback_href` is the mail link shown if the slots cannot load."""
     form_words = lead_forms.FR if lang == "fr" else lead_forms.EN
-    words = french_spacing(booking_words.FR, keep=ATTRIBUTE_KEYS) if lang == "fr" else booking_words.EN
+    words = site_words(lang, "booking")
     return BookingScheduler.create(
         lang=lang,
         words=words["widget"],

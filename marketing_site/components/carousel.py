@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketing_site.content import testimonials
+from marketing_site.content.testimonials import TESTIMONIALS
+from marketing_site.content.words import words
 
 CAROUSEL_JS = "$/public/carousel.jsx"
 
@@ -23,9 +24,13 @@ class Carousel(rx.Component):
 
 def testimonial_carousel(lang: str) -> rx.Component:
     """The testimonials in `lang`; the English pages hide the controls (SPEC §4)."""
-    text = testimonials.FR if lang == "fr" else testimonials.EN
+    text = words(lang, "testimonials")
+    items = [
+        {**TESTIMONIALS[item["testimonial"]], "quote": item["quote"], "job": item["job"]}
+        for item in text["items"]
+    ]
     return Carousel.create(
-        items=text["items"],
+        items=items,
         show_controls=lang != "en",
         label=text["label"],
         previous_label=text["previous"],

@@ -17,8 +17,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site import routes
-from marketing_site.content import consent as words
-from marketing_site.pages.typography import french_spacing
+from marketing_site.content.words import words
 from marketing_site.services import site_storage
 from marketing_site.settings import get_settings
 
@@ -59,8 +58,8 @@ class ConsentSettingsButton(rx.Component):
 
 
 def texts(lang: str) -> dict[str, str]:
-    """The banner's words in `lang`, French typography applied to the French ones."""
-    return french_spacing(words.FR) if lang == "fr" else words.EN
+    """The banner's words in `lang` (`content/<lang>/consent.yaml`)."""
+    return words(lang, "consent")
 
 
 def consent_manager(lang: str) -> rx.Component:

@@ -8,7 +8,9 @@ from marketing_site import routes
 from marketing_site.components.consent import consent_settings_button
 from marketing_site.components.links import link
 from marketing_site.components.sections import image
-from marketing_site.content import layout as words
+from marketing_site.content import layout as facts
+from marketing_site.content.offers import OFFER_NAMES
+from marketing_site.content.words import words
 from marketing_site.settings import get_settings
 
 
@@ -21,7 +23,7 @@ def _column(title: str, *items: rx.Component) -> rx.Component:
 
 
 def footer(lang: str) -> rx.Component:
-    text = words.EN if lang == "en" else words.FR
+    text = words(lang, "layout")
     settings = get_settings()
     pricing = routes.PRICING.path(lang)
     return rx.el.footer(
@@ -38,7 +40,7 @@ def footer(lang: str) -> rx.Component:
                                 rel="noopener",
                             )
                         )
-                        for s in words.SOCIAL_LINKS
+                        for s in facts.SOCIAL_LINKS
                     ],
                     class_name="footer__social",
                     aria_label=text["footer_follow"],
@@ -47,7 +49,7 @@ def footer(lang: str) -> rx.Component:
             ),
             _column(
                 text["footer_offers"],
-                *[link(name, f"{pricing}#{key}") for key, name in text["offers"].items()],
+                *[link(name, f"{pricing}#{key}") for key, name in OFFER_NAMES.items()],
             ),
             _column(
                 text["footer_resources"],
@@ -58,8 +60,8 @@ def footer(lang: str) -> rx.Component:
                 rx.el.h2(text["footer_awards"], class_name="footer__title"),
                 rx.el.ul(
                     *[
-                        rx.el.li(image(p["src"], p[lang], 72, 72))
-                        for p in words.PRIZES
+                        rx.el.li(image(src, text["prizes"][key], 72, 72))
+                        for key, src in facts.PRIZES.items()
                     ],
                     class_name="footer__prizes",
                 ),

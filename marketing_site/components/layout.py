@@ -10,7 +10,7 @@ from marketing_site.components.client import PageFrame
 from marketing_site.components.consent import consent_manager
 from marketing_site.components.footer import footer
 from marketing_site.components.navbar import navbar
-from marketing_site.content import layout as words
+from marketing_site.content.words import words
 
 MAIN_ID = "contenu"
 
@@ -18,7 +18,7 @@ MAIN_ID = "contenu"
 def site_layout(path: str, *children: rx.Component) -> rx.Component:
     """Wrap a page body; `path` picks the language and the navbar variant."""
     lang = routes.page_lang(path)
-    text = words.EN if lang == "en" else words.FR
+    text = words(lang, "layout")
     return PageFrame.create(
         # First in the document (before the skip link) so keyboard and screen-reader users
         # meet it first; shown fixed at the bottom of the window.

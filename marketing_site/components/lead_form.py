@@ -67,7 +67,8 @@ def lead_form(form_key: str, lang: str) -> rx.Component:
         privacy_link_label=words["privacy_link"],
         file_url=file_url(definition["document"], lang),
         file_name=document["display_name"],
-        thanks_path=definition["thanks"][lang],
+        # A language without its own thank-you page uses the French one (the default language).
+        thanks_path=definition["thanks"].get(lang) or definition["thanks"]["fr"],
         failure_mail_sent=definition["on_failure_mail_sent"],
         # SPEC §4: the analytics conversion event is sent on English pages.
         track_conversion=lang == "en",

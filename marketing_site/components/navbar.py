@@ -10,14 +10,14 @@ from marketing_site.components.auth_status import login_link, logout_button
 from marketing_site.components.client import Disclosure, SiteHeader
 from marketing_site.components.links import button_link, link
 from marketing_site.components.sections import image
-from marketing_site.content import layout as words
+from marketing_site.content.words import words
 from marketing_site.settings import get_settings
 
 SOLUTION_PAGES = (*routes.FEATURE_PAGES, routes.SUBSCRIPTION)
 
 
 def brand_link(lang: str) -> rx.Component:
-    text = words.EN if lang == "en" else words.FR
+    text = words(lang, "layout")
     return link(
         rx.fragment(
             image("/logo.svg", "", 36, 36, class_name="brand__mark", loading="eager"),
@@ -31,14 +31,14 @@ def brand_link(lang: str) -> rx.Component:
 
 def logout_slot(lang: str = "fr") -> rx.Component:
     """The logout icon, shown to an authenticated visitor."""
-    text = words.EN if lang == "en" else words.FR
+    text = words(lang, "layout")
     return logout_button(text["logout"])
 
 
 def navbar(path: str) -> rx.Component:
     variant = routes.navbar_variant(path)
-    lang = "en" if variant == "en" else "fr"
-    text = words.EN if lang == "en" else words.FR
+    lang = "fr" if variant == "thanks" else variant
+    text = words(lang, "layout")
     solutions = Disclosure.create(
         rx.el.ul(
             *[
@@ -63,7 +63,7 @@ def navbar(path: str) -> rx.Component:
             ),
             counterpart,
             class_name="nav-item nav-link nav-flag",
-            hreflang="fr" if lang == "en" else "en",
+            hreflang=routes.page_lang(counterpart),
             data_testid="language-flag",
         ),
         # A plain anchor: the backend starts the provider's redirect and returns here.

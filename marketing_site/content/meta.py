@@ -173,6 +173,3 @@ EN = {
         "description": "Leads, mail, bookings and data-subject requests, for the team that runs the site.",
     },
 }
-
-# First crumb of every inner page's breadcrumb trail (structured data).
-BREADCRUMB_HOME = {"fr": "Accueil", "en": "Home"}

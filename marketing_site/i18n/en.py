@@ -1,13 +1,16 @@
 """English UI messages (same keys as `fr.py`)."""
 
 from marketing_site.brand import BRAND_NAME
+from marketing_site.content.words import words
 
 B = BRAND_NAME
+# Written once for the whole site (content/en/common.yaml).
+REQUEST_DEMO = words("en", "common.request_demo")
 
 MESSAGES: dict[str, str] = {
     "not_found.message": "Oops! We are sorry, the page you asked for does not exist",
     "not_found.home": "Back to the home page",
-    "not_found.demo": "Book a demo",
+    "not_found.demo": REQUEST_DEMO,
     "not_found.offer": "See our offers",
     # Login
     "login.title": "Log in to your space",
@@ -19,7 +22,7 @@ MESSAGES: dict[str, str] = {
     "login.security": "Every session is protected by an encrypted connection, two-factor authentication and intrusion detection.",
     "login.new_title": f"Not a {B} client yet?",
     "login.new_text": "See the client portal and the CRM in thirty minutes with a consultant, or try them freely for 30 days.",
-    "login.demo": "Book a demo",
+    "login.demo": REQUEST_DEMO,
     "login.trial": "Start the free trial",
     # Password reset
     "reset_password.title": "Forgotten password",
@@ -51,7 +54,7 @@ MESSAGES: dict[str, str] = {
     "free_trial.pricing": "See our offers",
     # Thank-you pages
     "thanks.home": "Back to the home page",
-    "thanks.demo": "Book a demo",
+    "thanks.demo": REQUEST_DEMO,
     "thanks_ebook.title": "Thank you, your e-book is on its way!",
     "thanks_ebook.text": "The download of “The next-generation wealth manager” has started: you will find the PDF in your browser's downloads folder.",
     "thanks_ebook.next_title": "From reading to practice",

@@ -1,13 +1,16 @@
 """Messages de l'interface en français (mêmes clés que `en.py`)."""
 
 from marketing_site.brand import BRAND_NAME
+from marketing_site.content.words import words
 
 B = BRAND_NAME
+# Written once for the whole site (content/fr/common.yaml).
+REQUEST_DEMO = words("fr", "common.request_demo")
 
 MESSAGES: dict[str, str] = {
     "not_found.message": "Oops ! Nous sommes désolés, la page demandée n'existe pas",
     "not_found.home": "Retour à l'accueil",
-    "not_found.demo": "Demander une démo",
+    "not_found.demo": REQUEST_DEMO,
     "not_found.offer": "Découvrir nos offres",
     # Connexion
     "login.title": "Connexion à votre espace",
@@ -19,7 +22,7 @@ MESSAGES: dict[str, str] = {
     "login.security": "Chaque accès est protégé par une connexion chiffrée, l'authentification à deux facteurs et la détection des intrusions.",
     "login.new_title": f"Pas encore client {B} ?",
     "login.new_text": "Découvrez le portail client et le CRM en trente minutes avec un consultant, ou testez-les librement pendant 30 jours.",
-    "login.demo": "Demander une démo",
+    "login.demo": REQUEST_DEMO,
     "login.trial": "Démarrer l'essai gratuit",
     # Mot de passe oublié
     "reset_password.title": "Mot de passe oublié",
@@ -51,7 +54,7 @@ MESSAGES: dict[str, str] = {
     "free_trial.pricing": "Voir nos offres",
     # Pages de remerciement
     "thanks.home": "Retour à l'accueil",
-    "thanks.demo": "Demander une démo",
+    "thanks.demo": REQUEST_DEMO,
     "thanks_ebook.title": "Merci, votre e-book est en route !",
     "thanks_ebook.text": "Le téléchargement de « Le wealth manager nouvelle génération » a démarré : le PDF se trouve dans le dossier des téléchargements de votre navigateur.",
     "thanks_ebook.next_title": "De la lecture à la pratique",

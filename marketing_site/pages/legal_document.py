@@ -1,12 +1,11 @@
 """The one renderer of the legal texts: legal notice, terms of sale and privacy policy.
 
-A document comes from a content module: `eyebrow`, `title`, `lead` and `sections`, each
-section a dict with an anchor `id`, a `title` and a list of `blocks`. A block is one of:
+A document is a Markdown file in `content/<lang>/` (`content.words.document` parses it, see
+the files for the syntax): front matter `eyebrow`, `title`, `description`, then `sections`,
+each a dict with an anchor `id`, a `title` and a list of `blocks`. A block is one of:
 
-- `{"text": str}`: a paragraph; with `"link": {...}` and `"tail": str` the paragraph reads
-  text, link, tail;
-- `{"items": [str, ...]}`: a bullet list; with `"terms": True`, each item starts with a
-  term ending in a colon, set in bold;
+- `{"text": [part, ...]}`: a paragraph; `{"items": [[part, ...], ...]}`: a bullet list. A part
+  is a string, `{"strong": str}` (bold) or a link;
 - `{"subtitle": str}`: a sub-heading (h3);
 - `{"facts": [{"term": str, "value": str | link}, ...]}`: a definition list (identity blocks);
 - `{"table": {"caption": str, "columns": [str, ...], "rows": [[str, ...], ...]}}`;
@@ -30,8 +29,8 @@ from marketing_site import routes
 from marketing_site.components.consent import consent_settings_button
 from marketing_site.components.links import link
 from marketing_site.components.sections import hero, image
-from marketing_site.content import legal_document as frame_words
-from marketing_site.pages.typography import french_spacing
+from marketing_site.content import legal_entity
+from marketing_site.content.words import document, words
 from marketing_site.services import site_storage
 from marketing_site.settings import get_settings
 
@@ -53,10 +52,13 @@ def _link(spec: dict, lang: str) -> rx.Component:
     return link(label, _href(spec["to"], spec.get("anchor", ""), lang))
 
 
-def _paragraph(block: dict, lang: str) -> rx.Component:
-    if "link" not in block:
-        return rx.el.p(block["text"])
-    return rx.el.p(block["text"], _link(block["link"], lang), block.get("tail", ""))
+def _parts(parts: list, lang: str) -> list:
+    return [
+        part if isinstance(part, str)
+        else rx.el.strong(part["strong"]) if "strong" in part
+        else _link(part, lang)
+        for part in parts
+    ]
 
 
 def _facts(facts: list[dict], lang: str) -> rx.Component:
@@ -101,38 +103,30 @@ def _lifetime(seconds: int, units: dict) -> str:
     raise ValueError(f"no unit for a lifetime of {seconds} s")
 
 
-def _cookie_table(words: dict) -> rx.Component:
+def _cookie_table(table_words: dict) -> rx.Component:
     rows = []
     for item in site_storage.ITEMS:
         if item.lifetime_seconds is None:
-            lifetime = words["lifetimes"]["session" if item.store == "sessionStorage" else "persistent"]
+            lifetime = table_words["lifetimes"]["session" if item.store == "sessionStorage" else "persistent"]
         else:
-            lifetime = _lifetime(item.lifetime_seconds, words["lifetimes"])
+            lifetime = _lifetime(item.lifetime_seconds, table_words["lifetimes"])
         rows.append(
             [
-                f"{item.name} ({words['stores'][item.store]})",
-                words["purposes"][item.key],
+                f"{item.name} ({table_words['stores'][item.store]})",
+                table_words["purposes"][item.key],
                 lifetime,
-                words["categories"][item.category],
+                table_words["categories"][item.category],
             ]
         )
-    table = _table({"caption": words["caption"], "columns": words["columns"], "rows": rows})
+    table = _table({"caption": table_words["caption"], "columns": table_words["columns"], "rows": rows})
     return rx.el.div(table, data_testid="cookie-table")
-
-
-def _item(item: str, has_term: bool) -> rx.Component:
-    if not has_term:
-        return rx.el.li(item)
-    term, colon, rest = item.partition(":")
-    return rx.el.li(rx.el.strong(term + colon), rest) if colon else rx.el.li(item)
 
 
 def _block(block: dict, lang: str) -> rx.Component:
     if "text" in block:
-        return _paragraph(block, lang)
+        return rx.el.p(*_parts(block["text"], lang))
     if "items" in block:
-        has_terms = block.get("terms", False)
-        return rx.el.ul(*[_item(item, has_terms) for item in block["items"]], class_name="bullets")
+        return rx.el.ul(*[rx.el.li(*_parts(item, lang)) for item in block["items"]], class_name="bullets")
     if "subtitle" in block:
         return rx.el.h3(block["subtitle"], class_name="legal-doc__subtitle")
     if "facts" in block:
@@ -180,31 +174,34 @@ def _section(number: int, section: dict, lang: str, back_label: str) -> rx.Compo
     )
 
 
-def legal_document(doc: dict, lang: str, art: str, doc_lang: str | None = None) -> rx.Component:
-    """A legal text: hero, table of contents, numbered sections.
+def _placeholders(lang: str) -> dict[str, str]:
+    """What a legal text's `{{placeholder}}`s stand for besides the brand: the company's facts."""
+    return legal_entity.FR if lang == "fr" else legal_entity.EN
 
-    `art` is the hero illustration. `doc_lang` is the language the text is written in
-    when it differs from the page's (the French-only terms of sale on the English site):
-    the text is then marked with its own language and introduced by a note in the page's.
+
+def legal_document(name: str, lang: str, art: str) -> rx.Component:
+    """The legal text `name` (`content/<lang>/<name>.md`): hero, table of contents, numbered sections.
+
+    `art` is the hero illustration. A text missing in the page's language is shown in French
+    (the French-only terms of sale on the English site): it is then marked with its own
+    language and introduced by a note in the page's.
     """
-    text_lang = doc_lang or lang
-    words = frame_words.FR if text_lang == "fr" else frame_words.EN
-    if text_lang == "fr":
-        doc = french_spacing(doc)
+    doc, text_lang = document(lang, name, _placeholders)
+    frame = words(text_lang, "legal_document")
     body = rx.fragment(
         hero(
             doc["title"],
-            doc["lead"],
+            doc["description"],
             eyebrow=doc["eyebrow"],
             illustration=image(art, "", 480, 360, loading="eager"),
             tone="blue",
         ),
         rx.el.div(
             rx.el.div(
-                _toc(doc["sections"], words["toc_title"]),
+                _toc(doc["sections"], frame["toc_title"]),
                 rx.el.div(
                     *[
-                        _section(number, section, lang, words["back_to_toc"])
+                        _section(number, section, lang, frame["back_to_toc"])
                         for number, section in enumerate(doc["sections"], start=1)
                     ],
                     class_name="legal-doc__body",
@@ -216,7 +213,7 @@ def legal_document(doc: dict, lang: str, art: str, doc_lang: str | None = None) 
     )
     if text_lang == lang:
         return body
-    note = (frame_words.FR if lang == "fr" else frame_words.EN)["original_language_note"]
+    note = words(lang, "legal_document.original_language_note")
     return rx.fragment(
         rx.el.div(rx.el.p(note, class_name="container"), class_name="legal-language-note"),
         rx.el.div(body, lang=text_lang),

@@ -40,7 +40,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from marketing_site import routes
-from marketing_site.content import booking as words
+from marketing_site.content.words import words
 from marketing_site.content.demo import CONSULTANT
 from marketing_site.db import new_session
 from marketing_site.db.booking import CANCELLED, CONFIRMED, Booking
@@ -171,7 +171,7 @@ def available_slots(now: datetime | None = None) -> list[datetime]:
 
 
 def refusal(start: datetime | None, now: datetime | None = None) -> str | None:
-    """Why `start` cannot be booked now (an error code of content.booking), or None."""
+    """Why `start` cannot be booked now (an error code of content/<lang>/booking.yaml), or None."""
     now = now or utcnow()
     if start is None:
         return "slot_invalid"
@@ -323,7 +323,7 @@ def cancel_url(booking: Booking) -> str:
 
 def format_slot(start: datetime, zone: ZoneInfo, lang: str) -> str:
     """E.g. "mardi 24 novembre 2026 à 10:00" in `zone`."""
-    text = words.FR["mail"] if lang == "fr" else words.EN["mail"]
+    text = words(lang, "booking.mail")
     local = start.astimezone(zone)
     return text["date"].format(
         weekday=text["weekdays"][local.weekday()],
@@ -338,7 +338,7 @@ def invitation(booking: Booking, lead: Lead, method: str) -> str:
     """The iCalendar text of the demo: METHOD:REQUEST when booked, METHOD:CANCEL when cancelled."""
     settings = get_settings()
     zone = ZoneInfo(settings.booking_timezone)
-    text = words.FR["mail"] if booking.lang == "fr" else words.EN["mail"]
+    text = words(booking.lang, "booking.mail")
     calendar = Calendar()
     calendar.add("prodid", "-//Nereo//Demo scheduler//FR")
     calendar.add("version", "2.0")
@@ -375,7 +375,7 @@ def invitation(booking: Booking, lead: Lead, method: str) -> str:
 def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]:
     """The visitor's mail and the sales notification, each carrying the invitation."""
     settings = get_settings()
-    text = words.FR["mail"] if booking.lang == "fr" else words.EN["mail"]
+    text = words(booking.lang, "booking.mail")
     consultant_zone = ZoneInfo(settings.booking_timezone)
     visitor_zone = ZoneInfo(booking.visitor_timezone)
     start = _as_utc(booking.starts_at)
@@ -397,13 +397,13 @@ def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]
         visitor_body = text["cancel_body"].format(
             slot=visitor_slot, rebook=settings.absolute(routes.DEMO.path(booking.lang)), **fields
         )
-        sales_subject = words.SALES["cancel_subject"].format(slot=sales_slot, **fields)
-        sales_body = words.SALES["cancel_body"].format(slot=sales_slot, **fields)
+        sales_subject = words("fr", "booking_sales.cancel_subject").format(slot=sales_slot, **fields)
+        sales_body = words("fr", "booking_sales.cancel_body").format(slot=sales_slot, **fields)
     else:
         visitor_subject = text["visitor_subject"].format(slot=visitor_slot)
         visitor_body = text["visitor_body"].format(slot=visitor_slot, cancel=cancel_url(booking), **fields)
-        sales_subject = words.SALES["subject"].format(slot=sales_slot, **fields)
-        sales_body = words.SALES["body"].format(slot=sales_slot, visitor_slot=visitor_slot, **fields)
+        sales_subject = words("fr", "booking_sales.subject").format(slot=sales_slot, **fields)
+        sales_body = words("fr", "booking_sales.body").format(slot=sales_slot, visitor_slot=visitor_slot, **fields)
     common = {"lead_id": lead.id, "mail_from": settings.mail_from, "calendar_ics": ics, "next_attempt_at": utcnow()}
     return [
         OutboxMessage(
@@ -445,7 +445,7 @@ def _lang(payload: Mapping[str, Any]) -> str:
 def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = None) -> BookResult:
     """Validate and store a booking with its lead and its two mails, in one transaction."""
     lang = _lang(payload)
-    messages = words.FR["errors"] if lang == "fr" else words.EN["errors"]
+    messages = words(lang, "booking.errors")
     wait = _limiter().hit(f"booking-ip:{client_ip}")
     if wait is not None:
         return BookResult("rate_limited", {"form": messages["rate_limited"]}, retry_after=math.ceil(wait))

@@ -7,14 +7,14 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components import sections
-from marketing_site.content import about as content
+from marketing_site.content.words import words
 from marketing_site.pages.about.features import features
 from marketing_site.pages.about.hero import hero
 from marketing_site.pages.about.who_we_are import who_we_are
 
 
 def page(lang: str) -> rx.Component:
-    text = content.FR if lang == "fr" else content.EN
+    text = words(lang, "about")
     cta = text["cta"]
     return rx.fragment(
         hero(text["hero"], text["features"]["items"], lang),

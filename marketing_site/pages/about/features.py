@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site.components import sections
+from marketing_site.content.about import FEATURE_IMAGES
 
 ART_WIDTH, ART_HEIGHT = 360, 260
 
@@ -17,7 +18,7 @@ def _feature(item: dict) -> rx.Component:
             sections.bullet_list(item["bullets"]),
             class_name="about-feature__text",
         ),
-        sections.image(item["image"], item["image_alt"], ART_WIDTH, ART_HEIGHT, class_name="about-feature__art"),
+        sections.image(FEATURE_IMAGES[item["id"]], item["image_alt"], ART_WIDTH, ART_HEIGHT, class_name="about-feature__art"),
         id=item["id"],
         class_name="about-feature",
     )

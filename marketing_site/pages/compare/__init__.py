@@ -6,14 +6,14 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components.sections import cta_banner
-from marketing_site.content import compare as content
+from marketing_site.content.words import words
 from marketing_site.pages.compare.guide import guide
 from marketing_site.pages.compare.hero import hero
 from marketing_site.pages.compare.table import comparison
 
 
 def page(lang: str) -> rx.Component:
-    text = content.FR if lang == "fr" else content.EN
+    text = words(lang, "compare")
     return rx.fragment(
         hero(text["hero"], lang),
         comparison(text["table"], lang),

@@ -1,5 +1,6 @@
 """The one builder behind the solution pages: the four feature pages, the subscription page
-and the two documentation landings all arrange their content module with it.
+and the two documentation landings all arrange their words (`content/<lang>/<page>.yaml`)
+with it.
 
 A feature page is: hero, card sections, then (when its content has them) the prioritised
 alerts, the audience, the documentation request, and the demo call to action.
@@ -8,12 +9,13 @@ alerts, the audience, the documentation request, and the demo call to action.
 from __future__ import annotations
 
 from itertools import cycle
-from types import ModuleType
 
 import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components import sections
+from marketing_site.content import documents
+from marketing_site.content.words import words
 from marketing_site.pages.feature_page.alerts import alerts_section
 from marketing_site.pages.feature_page.audience import audience_section
 from marketing_site.pages.feature_page.cards import card_section
@@ -21,8 +23,13 @@ from marketing_site.pages.feature_page.documentation import contents_section, do
 from marketing_site.pages.feature_page.hero import hero
 
 
-def _words(content: ModuleType, lang: str) -> dict:
-    return content.FR if lang == "fr" else content.EN
+def _words(name: str, lang: str) -> dict:
+    """The page's words, its `documentation.document` key replaced by that document's entry."""
+    text = words(lang, name)
+    if "documentation" in text:
+        table = documents.EN if lang == "en" else documents.FR
+        text["documentation"] = {**text["documentation"], "document": table[text["documentation"]["document"]]}
+    return text
 
 
 def _frame(accent: str, *blocks: rx.Component) -> rx.Component:
@@ -34,15 +41,15 @@ def _frame(accent: str, *blocks: rx.Component) -> rx.Component:
 
 def feature_page(
     lang: str,
-    content: ModuleType,
+    name: str,
     *,
     accent: str,
     art: str,
     documentation_form: rx.Component | None = None,
     audience_on_mobile: bool = True,
 ) -> rx.Component:
-    """A solution page from its content module; `accent` is a palette entry, `art` a hero drawing."""
-    text = _words(content, lang)
+    """A solution page from its words `name`; `accent` is a palette entry, `art` a hero drawing."""
+    text = _words(name, lang)
     documentation = text.get("documentation")
     if documentation:
         # The hero's main button goes to the documentation request on the same page: the
@@ -69,7 +76,7 @@ def feature_page(
 
 def documentation_landing(
     lang: str,
-    content: ModuleType,
+    name: str,
     *,
     accent: str,
     art: str,
@@ -80,7 +87,7 @@ def documentation_landing(
 
     `related` is the feature page the hero's second button leads to.
     """
-    text = _words(content, lang)
+    text = _words(name, lang)
     documentation = text["documentation"]
     return _frame(
         accent,

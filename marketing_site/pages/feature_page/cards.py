@@ -8,14 +8,15 @@ from marketing_site.components import sections
 from marketing_site.pages.feature_page.art import icon_src
 
 
-def feature_cards(items: list[dict], accent: str, columns: int | None = None) -> rx.Component:
-    """Two columns for two or four cards, three otherwise (unless `columns` says)."""
+def feature_cards(items: dict[str, dict], accent: str, columns: int | None = None) -> rx.Component:
+    """One card per item (keyed by its icon); two columns for two or four cards, three
+    otherwise (unless `columns` says)."""
     if columns is None:
         columns = 2 if len(items) in (2, 4) else 3
     return sections.card_grid(
         *[
-            sections.card(item["title"], item["text"], icon=icon_src(item["icon"]), accent=accent)
-            for item in items
+            sections.card(item["title"], item["text"], icon=icon_src(icon), accent=accent)
+            for icon, item in items.items()
         ],
         columns=columns,
     )

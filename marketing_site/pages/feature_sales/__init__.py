@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketing_site.content import feature_sales as content
 from marketing_site.pages.feature_page import feature_page
 
 
 def page(lang: str) -> rx.Component:
-    return feature_page(lang, content, accent="sales", art="sales")
+    return feature_page(lang, "feature_sales", accent="sales", art="sales")

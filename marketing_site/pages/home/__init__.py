@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketing_site.content import home as content
+from marketing_site.content.words import words
 from marketing_site.pages.home.blog import blog
 from marketing_site.pages.home.demo_banner import demo_banner
 from marketing_site.pages.home.hero import hero
@@ -15,7 +15,7 @@ from marketing_site.pages.home.trust import trust
 
 
 def page(lang: str) -> rx.Component:
-    text = content.FR if lang == "fr" else content.EN
+    text = words(lang, "home")
     return rx.fragment(
         hero(text["hero"], lang),
         trust(text["trust"], lang),

@@ -7,12 +7,13 @@ import reflex as rx
 from marketing_site.components import sections
 from marketing_site.components.links import button_link, link
 from marketing_site.settings import get_settings
+from marketing_site.content.home import POST_IMAGES
 
 
 def _post(post: dict, blog_url: str) -> rx.Component:
     # The title is the link; CSS stretches it over the whole card.
     return rx.el.article(
-        sections.image(post["image"], "", 400, 220, class_name="home-post__img"),
+        sections.image(POST_IMAGES[post["post"]], "", 400, 220, class_name="home-post__img"),
         rx.el.div(
             rx.el.p(post["category"], class_name="home-post__category"),
             rx.el.h3(

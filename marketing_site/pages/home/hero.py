@@ -7,6 +7,7 @@ import reflex as rx
 from marketing_site import routes
 from marketing_site.components import sections
 from marketing_site.components.links import button_link
+from marketing_site.content.home import HERO_ART
 from marketing_site.pages.home.solutions import SOLUTIONS_ID
 
 ART_WIDTH, ART_HEIGHT = 560, 440
@@ -19,7 +20,7 @@ def hero(text: dict, lang: str) -> rx.Component:
         actions.append(button_link(text["scroll_label"], f"#{SOLUTIONS_ID}", variant="secondary"))
     # The likely LCP element: fetched eagerly, first, with its size reserved by attributes.
     art = sections.image(
-        text["art"],
+        HERO_ART,
         text["art_alt"],
         ART_WIDTH,
         ART_HEIGHT,

@@ -6,6 +6,7 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components import sections
+from marketing_site.content.home import CARDS
 
 # The hero's scroll button targets this id.
 SOLUTIONS_ID = "solutions"
@@ -13,9 +14,9 @@ SOLUTIONS_ID = "solutions"
 PAGES_BY_KEY = {page.key: page for page in routes.PAGES}
 
 
-def _href(item: dict, lang: str) -> str:
-    path = PAGES_BY_KEY[item["page"]].path(lang)
-    return f"{path}#{item['anchor']}" if item["anchor"] else path
+def _href(card: dict, lang: str) -> str:
+    path = PAGES_BY_KEY[card["page"]].path(lang)
+    return f"{path}#{card['anchor']}" if card["anchor"] else path
 
 
 def solutions(text: dict, lang: str) -> rx.Component:
@@ -23,10 +24,10 @@ def solutions(text: dict, lang: str) -> rx.Component:
         sections.card(
             item["title"],
             item["text"],
-            icon=item["icon"],
-            href=_href(item, lang),
+            icon=CARDS[item["card"]]["icon"],
+            href=_href(CARDS[item["card"]], lang),
             link_label=item["link_label"],
-            accent=item["accent"],
+            accent=CARDS[item["card"]]["accent"],
         )
         for item in text["items"]
     ]

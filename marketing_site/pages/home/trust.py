@@ -5,7 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site.components import sections
+from marketing_site.content.home import TRUST_ICONS
 from marketing_site.content.layout import PRIZES
+from marketing_site.content.words import words
 
 
 def _entry(src: str, label: str, size: int) -> rx.Component:
@@ -18,16 +20,17 @@ def _entry(src: str, label: str, size: int) -> rx.Component:
 
 
 def trust(text: dict, lang: str) -> rx.Component:
+    names = words(lang, "layout.prizes")
     return rx.el.section(
         rx.el.div(
             rx.el.h2(text["title"], class_name="home-trust__title"),
             rx.el.div(
                 rx.el.ul(
-                    *[_entry(prize["src"], prize[lang], 72) for prize in PRIZES],
+                    *[_entry(src, names[key], 72) for key, src in PRIZES.items()],
                     class_name="home-trust__list home-trust__list--prizes",
                 ),
                 rx.el.ul(
-                    *[_entry(mark["icon"], mark["label"], 40) for mark in text["marks"]],
+                    *[_entry(TRUST_ICONS[key], label, 40) for key, label in text["marks"].items()],
                     class_name="home-trust__list home-trust__list--marks",
                 ),
                 class_name="home-trust__groups",

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketing_site.content import privacy as content
 from marketing_site.pages.legal_document import legal_document
 
 ART = "/illustrations/legal/privacy.svg"
 
 
 def page(lang: str) -> rx.Component:
-    return legal_document(content.FR if lang == "fr" else content.EN, lang, ART)
+    return legal_document("privacy", lang, ART)

@@ -8,7 +8,7 @@ from marketing_site import routes
 from marketing_site.components.account import account_aside, account_layout
 from marketing_site.components.fields import labelled_input, unwired_form
 from marketing_site.components.links import button_link
-from marketing_site.content import registration as content
+from marketing_site.content.words import words
 
 # (input name, input type, autocomplete); labels come from the content module.
 FIELDS = (
@@ -40,7 +40,7 @@ def registration_aside(text: dict) -> rx.Component:
 
 
 def page(lang: str) -> rx.Component:
-    text = content.FR if lang == "fr" else content.EN
+    text = words(lang, "registration")
     return account_layout(
         text["title"],
         text["lead"],

@@ -6,6 +6,7 @@ import reflex as rx
 
 from marketing_site.components.links import button_link
 from marketing_site.components.sections import hero, image
+from marketing_site.content.webinars import REPLAYS_ANCHOR
 
 
 def hero_section(words: dict) -> rx.Component:
@@ -13,7 +14,7 @@ def hero_section(words: dict) -> rx.Component:
     return hero(
         text["title"],
         text["lead"],
-        button_link(text["cta"], f"#{words['replays']['id']}"),
+        button_link(text["cta"], f"#{REPLAYS_ANCHOR}"),
         eyebrow=text["eyebrow"],
         illustration=image("/illustrations/legal/webinars-hero.svg", "", 480, 360, loading="eager"),
     )

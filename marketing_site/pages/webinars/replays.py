@@ -6,6 +6,7 @@ import reflex as rx
 
 from marketing_site.components.links import link
 from marketing_site.components.sections import card_grid, image, section
+from marketing_site.content.webinars import REPLAYS, REPLAYS_ANCHOR
 from marketing_site.settings import get_settings
 
 
@@ -15,9 +16,10 @@ def _meta(label: str, value: str) -> rx.Component:
 
 def webinar_card(webinar: dict, labels: dict) -> rx.Component:
     """A card: illustration, availability, title, speaker, duration, language, abstract, link."""
-    href = get_settings().webinar_url.rstrip("/") + webinar["path"]
+    replay = REPLAYS[webinar["replay"]]
+    href = get_settings().webinar_url.rstrip("/") + replay["path"]
     return rx.el.article(
-        image(webinar["art"], "", 480, 240, class_name="webinar-card__art"),
+        image(replay["art"], "", 480, 240, class_name="webinar-card__art"),
         rx.el.p(webinar["date"], class_name="webinar-card__date"),
         rx.el.h3(webinar["title"], class_name="card__title"),
         rx.el.dl(
@@ -41,7 +43,7 @@ def replays_section(words: dict) -> rx.Component:
     return section(
         labels["title"],
         card_grid(*[webinar_card(w, labels) for w in words["webinars"]], columns=2),
-        id=labels["id"],
+        id=REPLAYS_ANCHOR,
         intro=labels["intro"],
         tone="tinted",
     )
