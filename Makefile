@@ -12,7 +12,7 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test bench build install chromium nginx migrate clean audit load faults
+.PHONY: run dev test bench build install chromium nginx fonts documents migrate clean audit load faults
 # Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
 WORKERS ?= 1
 
@@ -36,6 +36,14 @@ chromium:
 # Debian's nginx: tests/test_nginx.py runs deploy/nginx/nereo.conf in front of the site.
 nginx:
 	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { apt-get update -qq && apt-get install -y -qq nginx; }
+
+# Liberation Sans, the font embedded in the PDF documents (scripts/make_documents.py).
+fonts:
+	@test -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf || { apt-get update -qq && apt-get install -y -qq fonts-liberation; }
+
+# The PDFs in files/ (committed build products), from the Markdown in marketing_site/content/<lang>/documents/.
+documents: install fonts
+	$(BIN)/python scripts/make_documents.py
 
 migrate: install
 	$(BIN)/alembic upgrade head
@@ -75,7 +83,7 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py \
 	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
 
-test: migrate chromium nginx
+test: migrate chromium nginx fonts
 	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
 	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest
 	@if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \

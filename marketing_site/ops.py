@@ -22,8 +22,10 @@ from sqlmodel import select
 
 from marketing_site.db import new_session
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
+from marketing_site.services.leads import FIELDS
 
-LEAD_COLUMNS = ("id", "created_at", "form", "lang", "name", "firstname", "phone", "company", "email", "flags")
+# The export's columns: the lead form's contact fields (services.leads.ContactFields) in its order.
+LEAD_COLUMNS = ("id", "created_at", "form", "lang", *FIELDS, "flags")
 
 
 def list_leads(form: str | None, limit: int) -> list[Lead]:

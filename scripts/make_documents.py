@@ -1,26 +1,29 @@
-"""Write the five downloadable PDF documents (SPEC §3), in French and in English, from
-`marketing_site.content.downloads` and `marketing_site.content.downloads_en`.
+"""Write the five downloadable PDF documents (SPEC §3), in French and in English, from their
+Markdown in `marketing_site/content/<lang>/documents/` (parsed by `marketing_site.content.downloads`).
 
 Usage: .venv/bin/python scripts/make_documents.py [output_dir]      (default: files/)
 
-Standard library only. `PdfWriter` is a small PDF 1.4 writer: A4 pages, the standard Type1
-fonts Helvetica and Helvetica-Bold with WinAnsiEncoding (so French accents, « », – , ’ and …
-render without embedding a font), uncompressed ASCII content streams, a valid xref table.
+The PDF is written by fpdf2 with the Liberation Sans TrueType fonts (Helvetica's metrics,
+embedded as subsets, so any Latin text renders), from Debian's `fonts-liberation`
+(`make fonts`, a prerequisite of `make test` and `make documents`, installs it).
 `render_document` lays one document out: a cover page with the table of contents, then the
 sections (headings, paragraphs, bullet lists, call-out boxes), a header and a footer with
 the page number on every inner page.
 
-The output is deterministic (no dates, no random IDs, no compression whose bytes depend on
-the zlib build), so re-running the script gives byte-identical files and
-tests/test_documents.py can check that the committed PDFs match the content module.
+The output is deterministic (a fixed creation date, a content-derived file ID, uncompressed streams
+whose bytes do not depend on the zlib build), so re-running the script gives byte-identical
+files and tests/test_documents.py can check that the committed PDFs match the Markdown.
 """
 
 from __future__ import annotations
 
-import hashlib
+import re
 import sys
-import unicodedata
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
+
+from fpdf import FPDF
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -30,20 +33,27 @@ from marketing_site.content.downloads import LANGS, documents_in, layout_words  
 
 OUTPUT_DIR = ROOT / "files"
 CREATOR = "scripts/make_documents.py"
+# The creation date written in every PDF: fixed, so that re-running gives the same bytes.
+DOCUMENT_DATE = datetime(2026, 1, 1, tzinfo=UTC)
+# Liberation Sans: Helvetica's metrics, every Latin character (Debian's fonts-liberation).
+FONT_DIR = Path("/usr/share/fonts/truetype/liberation")
+FONT_FILES = {False: FONT_DIR / "LiberationSans-Regular.ttf", True: FONT_DIR / "LiberationSans-Bold.ttf"}
+FONT = "LiberationSans"
 
 # --------------------------------------------------------------------------- page geometry
+# In points, y measured from the bottom of the page (converted for fpdf2, which measures from the top).
 
-PAGE_WIDTH, PAGE_HEIGHT = 595.28, 841.89  # A4 in points
+PAGE_WIDTH, PAGE_HEIGHT = 595.28, 841.89  # A4
 MARGIN_X = 64.0
 CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN_X
 BODY_TOP = PAGE_HEIGHT - 92.0
 BODY_BOTTOM = 78.0
 
-Color = tuple[float, float, float]
+Color = tuple[int, int, int]
 
 
 def _hex(value: str) -> Color:
-    return tuple(int(value[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+    return tuple(int(value[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
 
 
 NAVY = _hex("#0b2545")
@@ -55,118 +65,139 @@ WHITE = _hex("#ffffff")
 COVER_SUBTITLE = _hex("#c9d6e8")
 CALLOUT_FILL = _hex("#f8f3e6")
 
-# --------------------------------------------------------------------------- fonts and metrics
-
-REGULAR, BOLD = "F1", "F2"
-FONT_NAMES = {REGULAR: "Helvetica", BOLD: "Helvetica-Bold"}
-
-# Glyph widths (1/1000 em) of the printable ASCII characters 32..126, from the Adobe AFM files.
-_ASCII_WIDTHS = {
-    REGULAR: [
-        278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278,
-        556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556,
-        1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778,
-        667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556,
-        333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556,
-        556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
-    ],
-    BOLD: [
-        278, 333, 474, 556, 556, 889, 722, 238, 333, 333, 389, 584, 278, 333, 278, 278,
-        556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 333, 333, 584, 584, 584, 611,
-        975, 722, 722, 722, 722, 667, 611, 778, 722, 278, 556, 722, 611, 833, 722, 778,
-        667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 333, 278, 333, 584, 556,
-        333, 556, 611, 556, 611, 556, 333, 611, 611, 278, 278, 556, 278, 889, 611, 611,
-        611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500, 389, 280, 389, 584,
-    ],
-}
-# Non-ASCII characters whose width is not that of their unaccented base letter: (regular, bold).
-_SPECIAL_WIDTHS = {
-    "\u00a0": (278, 278), "’": (222, 278), "‘": (222, 278), "“": (333, 500), "”": (333, 500),
-    "«": (556, 556), "»": (556, 556), "–": (556, 556), "—": (1000, 1000), "…": (1000, 1000),
-    "•": (350, 350), "€": (556, 556), "°": (400, 400), "©": (737, 737), "®": (737, 737),
-    "§": (556, 556), "·": (278, 278), "œ": (944, 944), "Œ": (1000, 1000), "æ": (889, 889),
-    "Æ": (1000, 1000), "ß": (611, 611), "í": (278, 278), "ì": (278, 278), "î": (278, 278),
-    "ï": (278, 278),
-}
-
-
-def char_width(char: str, font: str) -> int:
-    """Approximate Helvetica advance width of one character, in 1/1000 em (good enough to wrap)."""
-    if " " <= char <= "~":
-        return _ASCII_WIDTHS[font][ord(char) - 32]
-    if char in _SPECIAL_WIDTHS:
-        return _SPECIAL_WIDTHS[char][font == BOLD]
-    base = unicodedata.normalize("NFD", char)[0]  # é -> e, Ç -> C
-    if " " <= base <= "~":
-        return _ASCII_WIDTHS[font][ord(base) - 32]
-    return 556
-
-
-def text_width(text: str, font: str, size: float) -> float:
-    return sum(char_width(char, font) for char in text) * size / 1000
-
-
-def pdf_text(text: str) -> str:
-    """A PDF literal string for `text` in WinAnsiEncoding, kept ASCII (octal escapes above 126)."""
-    try:
-        raw = text.encode("cp1252")
-    except UnicodeEncodeError as error:
-        char = text[error.start]
-        raise ValueError(f"character {char!r} is not in WinAnsiEncoding, in {text!r}") from None
-    out = []
-    for byte in raw:
-        if byte in b"()\\":
-            out.append("\\" + chr(byte))
-        elif 32 <= byte <= 126:
-            out.append(chr(byte))
-        else:
-            out.append(f"\\{byte:03o}")
-    return "(" + "".join(out) + ")"
-
-
-def pdf_info_text(text: str) -> str:
-    """A PDF text string for the document information dictionary (UTF-16BE with BOM, hex)."""
-    return "<FEFF" + text.encode("utf-16-be").hex().upper() + ">"
+REGULAR, BOLD = False, True
+Span = tuple[bool, str]  # (bold, text)
 
 
 def typography(text: str, lang: str) -> str:
     """French typography for French documents; typographic apostrophes only for English ones."""
-    return french_typography(text) if lang == "fr" else text.replace("'", "’")
+    return french_typography(text) if lang == "fr" else text.replace("'", "\u2019")
 
 
 def french_typography(text: str) -> str:
     """Typographic apostrophes and non-breaking spaces before : ; ! ? » and after «."""
-    text = text.replace("'", "’")
+    text = text.replace("'", "\u2019")
     for mark in (":", ";", "!", "?", "»"):
         text = text.replace(" " + mark, "\u00a0" + mark)
     return text.replace("« ", "«\u00a0")
 
 
+# --------------------------------------------------------------------------- the PDF
+
+
+class Pdf:
+    """An fpdf2 document measured while laying out, drawn once the layout is complete.
+
+    Pages are lists of drawing operations: the cover (with its table of contents) and the
+    running headers and footers are only known at the end, so they are replayed in order then.
+    """
+
+    def __init__(self, title: str, subject: str, lang: str) -> None:
+        self.fpdf = FPDF(unit="pt", format=(PAGE_WIDTH, PAGE_HEIGHT))
+        self.fpdf.set_compression(False)
+        self.fpdf.set_creation_date(DOCUMENT_DATE)  # fixed: the same bytes on every run
+        self.fpdf.set_auto_page_break(False)
+        self.fpdf.set_margin(0)
+        for bold, path in FONT_FILES.items():
+            self.fpdf.add_font(FONT, "B" if bold else "", str(path))
+        self.fpdf.set_title(title)
+        self.fpdf.set_author(LEGAL_NAME)
+        self.fpdf.set_subject(subject)
+        self.fpdf.set_creator(CREATOR)
+        self.fpdf.set_lang(lang)
+        self.fpdf.set_display_mode("fullpage")
+        self.pages: list[Page] = []
+
+    def width(self, text: str, bold: bool, size: float) -> float:
+        self.fpdf.set_font(FONT, "B" if bold else "", size)
+        return self.fpdf.get_string_width(text)
+
+    def add_page(self) -> Page:
+        self.pages.append(Page(self))
+        return self.pages[-1]
+
+    def to_bytes(self) -> bytes:
+        for page in self.pages:
+            self.fpdf.add_page()
+            for draw in page.ops:
+                draw(self.fpdf)
+        return bytes(self.fpdf.output())
+
+
+class Page:
+    """The drawing operations of one page, replayed by `Pdf.to_bytes`."""
+
+    def __init__(self, pdf: Pdf) -> None:
+        self.pdf = pdf
+        self.ops: list[Callable[[FPDF], None]] = []
+
+    def rect(self, x: float, y: float, width: float, height: float, color: Color) -> None:
+        def draw(fpdf: FPDF) -> None:
+            fpdf.set_fill_color(*color)
+            fpdf.rect(x, PAGE_HEIGHT - y - height, width, height, style="F")
+
+        self.ops.append(draw)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, color: Color, width: float = 0.5) -> None:
+        def draw(fpdf: FPDF) -> None:
+            fpdf.set_draw_color(*color)
+            fpdf.set_line_width(width)
+            fpdf.line(x1, PAGE_HEIGHT - y1, x2, PAGE_HEIGHT - y2)
+
+        self.ops.append(draw)
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        spans: list[Span] | str,
+        size: float,
+        color: Color,
+        bold: bool = REGULAR,
+        spacing: float = 0.0,
+    ) -> None:
+        """One line of text whose baseline starts at (x, y); `spans` may switch between regular and bold."""
+        runs = [(bold, spans)] if isinstance(spans, str) else spans
+
+        def draw(fpdf: FPDF) -> None:
+            fpdf.set_text_color(*color)
+            fpdf.set_char_spacing(spacing)
+            left = x
+            for run_bold, content in runs:
+                fpdf.set_font(FONT, "B" if run_bold else "", size)
+                fpdf.text(left, PAGE_HEIGHT - y, content)
+                left += fpdf.get_string_width(content)
+            fpdf.set_char_spacing(0)
+
+        self.ops.append(draw)
+
+    def text_right(self, right: float, y: float, content: str, size: float, color: Color, bold: bool = REGULAR) -> None:
+        self.text(right - self.pdf.width(content, bold, size), y, content, size, color, bold)
+
+
 # --------------------------------------------------------------------------- rich-text wrapping
 
-Span = tuple[str, str]  # (font, text)
 
-
-def wrap_spans(spans: list[Span], width: float, size: float) -> list[list[Span]]:
+def wrap_spans(pdf: Pdf, spans: list[Span], width: float, size: float) -> list[list[Span]]:
     """Break `spans` into lines no wider than `width`, at ordinary spaces only.
 
     A word may mix fonts (a bold term directly followed by a regular colon); each line is
     returned as a list of spans, adjacent spans of the same font merged.
     """
     words: list[list[Span]] = [[]]
-    for font, text in spans:
-        for index, part in enumerate(text.split(" ")):
+    for bold, content in spans:
+        for index, part in enumerate(content.split(" ")):
             if index:
                 words.append([])
             if part:
-                words[-1].append((font, part))
+                words[-1].append((bold, part))
     words = [word for word in words if word]
 
     lines: list[list[list[Span]]] = [[]]
     line_width = 0.0
     for word in words:
-        word_width = sum(text_width(text, font, size) for font, text in word)
-        space = text_width(" ", word[0][0], size) if lines[-1] else 0.0
+        word_width = sum(pdf.width(content, bold, size) for bold, content in word)
+        space = pdf.width(" ", word[0][0], size) if lines[-1] else 0.0
         if lines[-1] and line_width + space + word_width > width:
             lines.append([])
             line_width, space = 0.0, 0.0
@@ -177,116 +208,15 @@ def wrap_spans(spans: list[Span], width: float, size: float) -> list[list[Span]]
     for line_words in lines:
         merged: list[Span] = []
         for position, word in enumerate(line_words):
-            for piece_index, (font, text) in enumerate(word):
+            for piece_index, (bold, content) in enumerate(word):
                 if position and piece_index == 0:
-                    text = " " + text
-                if merged and merged[-1][0] == font:
-                    merged[-1] = (font, merged[-1][1] + text)
+                    content = " " + content
+                if merged and merged[-1][0] == bold:
+                    merged[-1] = (bold, merged[-1][1] + content)
                 else:
-                    merged.append((font, text))
+                    merged.append((bold, content))
         result.append(merged)
     return result
-
-
-# --------------------------------------------------------------------------- the PDF writer
-
-
-def _num(value: float) -> str:
-    """A PDF number with at most two decimals and no trailing zeros (stable across runs)."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def _rgb(color: Color, operator: str) -> str:
-    return " ".join(f"{channel:.3f}" for channel in color) + f" {operator}"
-
-
-class Page:
-    """The drawing operations of one page, in PDF content-stream syntax."""
-
-    def __init__(self) -> None:
-        self.ops: list[str] = []
-
-    def rect(self, x: float, y: float, width: float, height: float, color: Color) -> None:
-        self.ops.append(f"{_rgb(color, 'rg')} {_num(x)} {_num(y)} {_num(width)} {_num(height)} re f")
-
-    def line(self, x1: float, y1: float, x2: float, y2: float, color: Color, width: float = 0.5) -> None:
-        self.ops.append(f"{_rgb(color, 'RG')} {_num(width)} w {_num(x1)} {_num(y1)} m {_num(x2)} {_num(y2)} l S")
-
-    def text(
-        self,
-        x: float,
-        y: float,
-        spans: list[Span] | str,
-        size: float,
-        color: Color,
-        font: str = REGULAR,
-        spacing: float = 0.0,
-    ) -> None:
-        """Draw one line of text whose baseline starts at (x, y); `spans` may switch fonts."""
-        if isinstance(spans, str):
-            spans = [(font, spans)]
-        parts = [f"BT {_rgb(color, 'rg')} {_num(spacing)} Tc {_num(x)} {_num(y)} Td"]
-        for span_font, text in spans:
-            parts.append(f"/{span_font} {_num(size)} Tf {pdf_text(text)} Tj")
-        parts.append("ET")
-        self.ops.append(" ".join(parts))
-
-    def text_right(self, right: float, y: float, text: str, size: float, color: Color, font: str = REGULAR) -> None:
-        self.text(right - text_width(text, font, size), y, text, size, color, font)
-
-
-class PdfWriter:
-    """Collect pages, then serialise them as a PDF 1.4 file with fonts, metadata and an xref table."""
-
-    def __init__(self, title: str, author: str, subject: str, lang: str = "fr-FR") -> None:
-        self.info = {"Title": title, "Author": author, "Subject": subject, "Creator": CREATOR}
-        self.lang = lang
-        self.pages: list[Page] = []
-
-    def add_page(self) -> Page:
-        page = Page()
-        self.pages.append(page)
-        return page
-
-    def to_bytes(self) -> bytes:
-        # Fixed object numbers: 1 catalog, 2 page tree, 3 info, 4-5 fonts, then page and content pairs.
-        count = len(self.pages)
-        page_ids = [6 + 2 * index for index in range(count)]
-        objects: dict[int, bytes] = {
-            1: f"<< /Type /Catalog /Pages 2 0 R /Lang {pdf_text(self.lang)} "
-            "/ViewerPreferences << /DisplayDocTitle true >> >>".encode(),
-            2: f"<< /Type /Pages /Kids [{' '.join(f'{i} 0 R' for i in page_ids)}] /Count {count} >>".encode(),
-            3: ("<< " + " ".join(f"/{key} {pdf_info_text(v)}" for key, v in self.info.items()) + " >>").encode(),
-        }
-        for number, font in ((4, REGULAR), (5, BOLD)):
-            objects[number] = (
-                f"<< /Type /Font /Subtype /Type1 /BaseFont /{FONT_NAMES[font]} /Encoding /WinAnsiEncoding >>"
-            ).encode()
-        for page_id, page in zip(page_ids, self.pages):
-            objects[page_id] = (
-                f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {_num(PAGE_WIDTH)} {_num(PAGE_HEIGHT)}] "
-                f"/Resources << /Font << /{REGULAR} 4 0 R /{BOLD} 5 0 R >> >> /Contents {page_id + 1} 0 R >>"
-            ).encode()
-            stream = ("\n".join(page.ops) + "\n").encode("ascii")
-            objects[page_id + 1] = b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"endstream"
-
-        out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-        offsets = {}
-        for number in sorted(objects):
-            offsets[number] = len(out)
-            out += b"%d 0 obj\n" % number + objects[number] + b"\nendobj\n"
-        xref_offset = len(out)
-        size = max(objects) + 1
-        out += b"xref\n0 %d\n0000000000 65535 f \n" % size
-        for number in range(1, size):
-            out += b"%010d 00000 n \n" % offsets[number]
-        file_id = hashlib.md5(bytes(out)).hexdigest().upper()  # content-derived, hence stable
-        out += (
-            f"trailer\n<< /Size {size} /Root 1 0 R /Info 3 0 R /ID [<{file_id}> <{file_id}>] >>\n"
-            f"startxref\n{xref_offset}\n%%EOF\n"
-        ).encode()
-        return bytes(out)
 
 
 # --------------------------------------------------------------------------- the layout
@@ -299,27 +229,22 @@ BULLET_INDENT = 15.0
 CALLOUT_PADDING = 12.0
 
 
-def _lang_spans(value: str | tuple[str, str], font: str = REGULAR, lang: str = "fr") -> list[Span]:
-    """Rich text of a content value: a plain string, or a (bold term, text) pair."""
-    if isinstance(value, str):
-        return [(font, typography(value, lang))]
-    term, text = value
-    separator = " : " if lang == "fr" else ": "
-    return [(BOLD, typography(term, lang)), (REGULAR, typography(separator + text, lang))]
+def _lang_spans(value: str | list[Span], bold: bool, lang: str) -> list[Span]:
+    """Rich text of a content value (plain text or (bold, text) runs), with the language's typography."""
+    runs = [(False, value)] if isinstance(value, str) else value
+    return [(bold or run_bold, typography(content, lang)) for run_bold, content in runs]
 
 
 def render_document(doc: dict, lang: str = "fr") -> bytes:
     """Lay out one document of `documents_in(lang)` and return the bytes of its PDF."""
     words = layout_words(lang)
-    writer = PdfWriter(
-        title=typography(doc["title"], lang),
-        author=LEGAL_NAME,
-        subject=typography(doc["subtitle"], lang),
-        lang=words["pdf_lang"],
-    )
+    writer = Pdf(title=typography(doc["title"], lang), subject=typography(doc["subtitle"], lang), lang=words["pdf_lang"])
 
-    def _spans(value: str | tuple[str, str], font: str = REGULAR) -> list[Span]:
-        return _lang_spans(value, font, lang)
+    def _spans(value: str | list[Span], bold: bool = REGULAR) -> list[Span]:
+        return _lang_spans(value, bold, lang)
+
+    def wrap(spans: list[Span], width: float, size: float) -> list[list[Span]]:
+        return wrap_spans(writer, spans, width, size)
 
     cover = writer.add_page()
     contents: list[tuple[str, int]] = []  # (section heading, page number) for the table of contents
@@ -346,13 +271,13 @@ def render_document(doc: dict, lang: str = "fr") -> bytes:
             y -= leading
             page.text(x, y + leading - size, line, size, color)
 
-    def text_block(value: str, font: str, size: float, leading: float, color: Color) -> None:
-        draw_lines(wrap_spans(_spans(value, font), CONTENT_WIDTH, size), MARGIN_X, size, leading, color)
+    def text_block(value: str, bold: bool, size: float, leading: float, color: Color) -> None:
+        draw_lines(wrap(_spans(value, bold), CONTENT_WIDTH, size), MARGIN_X, size, leading, color)
 
     def bullet_list(items: list, x: float, width: float) -> None:
         nonlocal y
         for item in items:
-            lines = wrap_spans(_spans(item), width - BULLET_INDENT, BODY_SIZE)
+            lines = wrap(_spans(item), width - BULLET_INDENT, BODY_SIZE)
             ensure(BODY_LEADING * min(len(lines), 2))
             page.text(x + 2, y - BODY_SIZE, "•", BODY_SIZE, GOLD, BOLD)
             draw_lines(lines, x + BULLET_INDENT, BODY_SIZE, BODY_LEADING, TEXT)
@@ -362,8 +287,8 @@ def render_document(doc: dict, lang: str = "fr") -> bytes:
         """A tinted box with a gold edge, a bold title and a bullet list; never split across pages."""
         nonlocal y
         inner = CONTENT_WIDTH - 2 * CALLOUT_PADDING - 4
-        title_lines = wrap_spans(_spans(title, BOLD), inner, BODY_SIZE)
-        item_lines = [wrap_spans(_spans(item), inner - BULLET_INDENT, BODY_SIZE) for item in items]
+        title_lines = wrap(_spans(title, BOLD), inner, BODY_SIZE)
+        item_lines = [wrap(_spans(item), inner - BULLET_INDENT, BODY_SIZE) for item in items]
         height = 2 * CALLOUT_PADDING + BODY_LEADING * len(title_lines) + 4
         height += sum(BODY_LEADING * len(lines) + 3 for lines in item_lines)
         if height > BODY_TOP - BODY_BOTTOM:
@@ -418,11 +343,11 @@ def render_document(doc: dict, lang: str = "fr") -> bytes:
     cover.rect(MARGIN_X, PAGE_HEIGHT - 82, 32, 2, GOLD)
     cover.text(MARGIN_X, PAGE_HEIGHT - 200, doc["label"].upper(), 10, GOLD, BOLD, spacing=2)
     y = PAGE_HEIGHT - 212
-    for line in wrap_spans(_spans(doc["title"], BOLD), CONTENT_WIDTH, 30):
+    for line in wrap(_spans(doc["title"], BOLD), CONTENT_WIDTH, 30):
         y -= 36
         cover.text(MARGIN_X, y + 6, line, 30, WHITE)
     y -= 14
-    for line in wrap_spans(_spans(doc["subtitle"]), CONTENT_WIDTH, 14):
+    for line in wrap(_spans(doc["subtitle"]), CONTENT_WIDTH, 14):
         y -= 20
         cover.text(MARGIN_X, y + 6, line, 14, COVER_SUBTITLE)
     if y < PAGE_HEIGHT - 430:
@@ -433,7 +358,7 @@ def render_document(doc: dict, lang: str = "fr") -> bytes:
     cover.text(MARGIN_X, y, words["contents"], 13, NAVY, BOLD)
     y -= 10
     for heading, number in contents:
-        lines = wrap_spans(_spans(heading), CONTENT_WIDTH - 40, 10.5)
+        lines = wrap(_spans(heading), CONTENT_WIDTH - 40, 10.5)
         for index, line in enumerate(lines):
             y -= 15
             cover.text(MARGIN_X, y + 4, line, 10.5, TEXT)
@@ -475,7 +400,7 @@ def main(argv: list[str]) -> int:
     output_dir = Path(argv[0]) if argv else OUTPUT_DIR
     for (lang, key), path in write_documents(output_dir).items():
         data = path.read_bytes()
-        pages = data.count(b"/Type /Page ")
+        pages = len(re.findall(rb"/Type /Page\b(?!s)", data))
         print(f"{lang} {key:28} {path.name:52} {pages} pages {len(data) / 1024:6.1f} KB")
     return 0
 

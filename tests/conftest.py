@@ -177,3 +177,23 @@ def new_page(browser, page_errors):
     yield _open
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def service(tmp_path, monkeypatch):
+    """The service modules bound to a fresh migrated database and fresh rate limits."""
+    from marketing_site import db, settings
+    from marketing_site.services import leads
+
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'leads.db'}")
+    monkeypatch.setenv("MAIL_SINK_DIR", str(tmp_path / "mail"))
+    monkeypatch.setenv("RATE_LIMIT_PER_IP", "5")
+    monkeypatch.setenv("RATE_LIMIT_PER_EMAIL", "3")
+    monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "0.01")
+    monkeypatch.delenv("SMTP_HOST", raising=False)
+    for cached in (settings.get_settings, db.engine_for, leads._limiters):
+        cached.cache_clear()
+    subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, check=True)
+    yield leads
+    for cached in (settings.get_settings, db.engine_for, leads._limiters):
+        cached.cache_clear()

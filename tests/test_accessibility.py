@@ -6,16 +6,11 @@ from urllib.parse import quote
 
 import pytest
 
+from browser_checks import AXE, RUN_AXE
 from marketing_site import routes
-from servers import ROOT
 
 pytestmark = pytest.mark.browser
 
-AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
-RUN_AXE = """async () => {
-  const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
-  return result.violations.map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`);
-}"""
 
 
 @pytest.mark.parametrize("width", [1280, 375])

@@ -11,11 +11,11 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from browser_checks import AUTHORIZE, ROUTE_WIDTHS, SWEEP_WIDTHS, layout_faults, provider_login
 from conftest import INVESTOR_USER, TRIAL_USER
 
 pytestmark = pytest.mark.browser
 
-AUTHORIZE = re.compile(r".*/oauth2/authorize.*")
 # The provider's pages link a CDN stylesheet; there is no internet here.
 CDN = re.compile(r"https://cdn\.jsdelivr\.net/.*")
 
@@ -28,12 +28,6 @@ def new_page(new_page):
         return page
 
     return _open
-
-
-def _provider_login(page, user):
-    """Click the predefined user's button on the provider's login page."""
-    page.wait_for_url(AUTHORIZE)
-    page.locator(f"button[name=sub][value='{user['sub']}']").click()
 
 
 def _query(url: str) -> dict[str, str]:
@@ -59,7 +53,7 @@ def test_trial_end_to_end(new_page, site, auth_services):
     assert params["response_type"] == "code"
     assert params["redirect_uri"] == site + "/auth/callback"
 
-    _provider_login(page, TRIAL_USER)
+    provider_login(page, TRIAL_USER)
     page.wait_for_url(site + "/start-free-trial?x=1")
     last_name, first_name = page.locator("#trial-lastName"), page.locator("#trial-firstName")
     page.wait_for_function("() => document.querySelector('#trial-lastName')?.value === 'Durand'")
@@ -103,7 +97,7 @@ def test_trial_failure_returns_to_idle_without_message(new_page, site, auth_serv
     try:
         page = new_page()
         page.goto(site + "/start-free-trial")
-        _provider_login(page, TRIAL_USER)
+        provider_login(page, TRIAL_USER)
         page.wait_for_url(site + "/start-free-trial")
         page.wait_for_function("() => document.querySelector('#trial-lastName')?.value === 'Durand'")
         before = len(manager.registrations())
@@ -133,7 +127,7 @@ def test_login_page_sends_email_as_hint_never_the_password_and_role_redirects(ne
     page.wait_for_url(AUTHORIZE)
     assert _query(page.url)["login_hint"] == INVESTOR_USER["email"]
     assert not any("s3cret" in (url + (body or "")) for url, body in requests)
-    _provider_login(page, INVESTOR_USER)
+    provider_login(page, INVESTOR_USER)
     page.wait_for_url(auth_services["manager"].url + "/investor")
     assert not any("s3cret" in (url + (body or "")) for url, body in requests)
 
@@ -181,7 +175,7 @@ def test_navbar_login_returns_to_the_page_and_logout_icon_logs_out(new_page, sit
     page = new_page()
     page.goto(site + "/compare")
     page.get_by_test_id("nav-login").click()
-    _provider_login(page, TRIAL_USER)
+    provider_login(page, TRIAL_USER)
     page.wait_for_url(site + "/compare")
     page.get_by_test_id("logout").wait_for()
     page.get_by_test_id("logout").click()
@@ -204,7 +198,7 @@ def test_navbar_login_returns_to_the_exact_page_and_query(new_page, site, path):
         arg=path,
     )
     login.click()
-    _provider_login(page, TRIAL_USER)
+    provider_login(page, TRIAL_USER)
     page.wait_for_url(site + path)
     assert "nereo_session" in {c["name"] for c in page.context.cookies()}
 
@@ -219,23 +213,21 @@ def test_navbar_login_follows_client_side_navigation(new_page, site):
         " === '/en/pricing?plan=interact'"
     )
     page.get_by_test_id("nav-login").click()
-    _provider_login(page, TRIAL_USER)
+    provider_login(page, TRIAL_USER)
     page.wait_for_url(site + "/en/pricing?plan=interact")
 
 
 def test_logged_in_navbar_fits_every_width(new_page, site):
     """The logout icon widens the menu: still no overflow or overlap from 320 to 1440 px."""
-    from test_browser_layout import ROUTE_WIDTHS, SWEEP_WIDTHS, _layout_faults
-
     page = new_page()
     page.goto(site + "/")
     page.get_by_test_id("nav-login").click()
-    _provider_login(page, TRIAL_USER)
+    provider_login(page, TRIAL_USER)
     page.wait_for_url(site + "/")
     page.get_by_test_id("logout").wait_for()
-    assert _layout_faults(page, SWEEP_WIDTHS) == []
+    assert layout_faults(page, SWEEP_WIDTHS) == []
     # The protected trial page, which the anonymous route sweep cannot stay on.
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(site + "/start-free-trial")
     page.locator("#trial-lastName").wait_for()
-    assert _layout_faults(page, ROUTE_WIDTHS) == []
+    assert layout_faults(page, ROUTE_WIDTHS) == []

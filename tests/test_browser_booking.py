@@ -206,7 +206,7 @@ def test_no_third_party_request_and_no_consent_needed(new_page, site, page_error
 def test_refusals_in_the_browser_are_clear_and_accessible(new_page, site, site_server, page_errors):
     """A slot taken meanwhile sends the visitor back to a refreshed calendar with the reason; a
     bad field is marked and explained; both states pass axe (WCAG 2.1 AA)."""
-    from test_accessibility import AXE, RUN_AXE
+    from browser_checks import AXE, RUN_AXE
 
     page = new_page(width=375, height=900)
     page.add_init_script(path=str(AXE))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from browser_checks import ROUTE_WIDTHS, SWEEP_WIDTHS, layout_faults
 from marketing_site import routes
 
 pytestmark = pytest.mark.browser
@@ -204,44 +205,12 @@ def test_client_side_navigation_to_an_unknown_english_path_stays_english(new_pag
     assert page_errors == []
 
 
-# Widths every route is checked at; the layout (home, French and English) is swept in
-# steps of 16 px from 320 to 1440 px.
-ROUTE_WIDTHS = (320, 375, 414, 600, 640, 656, 672, 688, 768, 992, 1200, 1280, 1440)
-SWEEP_WIDTHS = tuple(range(320, 1441, 16))
-OVERFLOW = """() => {
-  const root = document.scrollingElement;
-  const boxes = [...document.querySelectorAll('.site-header__bar > .brand, .site-header__menu > *')]
-    .map((e) => [e.className, e.getBoundingClientRect()])
-    .filter(([, r]) => r.width > 0 && r.height > 0);
-  const overlaps = [];
-  for (let i = 0; i < boxes.length; i++)
-    for (let j = i + 1; j < boxes.length; j++) {
-      const [a, ra] = boxes[i], [b, rb] = boxes[j];
-      if (ra.left < rb.right - 0.5 && rb.left < ra.right - 0.5 && ra.top < rb.bottom - 0.5 && rb.top < ra.bottom - 0.5)
-        overlaps.push(a + ' / ' + b);
-    }
-  const bar = document.querySelector('.site-header__bar').getBoundingClientRect();
-  const outside = boxes.filter(([, r]) => r.left < bar.left - 0.5 || r.right > bar.right + 0.5).map(([c]) => c);
-  return {scroll: root.scrollWidth, client: root.clientWidth, overlaps, outside};
-}"""
-
-
-def _layout_faults(page, widths) -> list[str]:
-    faults = []
-    for width in widths:
-        page.set_viewport_size({"width": width, "height": 800})
-        found = page.evaluate(OVERFLOW)
-        if found["scroll"] > found["client"]:
-            faults.append(f"{width}px: page {found['scroll']} px wide in a {found['client']} px window")
-        if found["overlaps"] or found["outside"]:
-            faults.append(f"{width}px: navbar overlaps {found['overlaps']}, outside the bar {found['outside']}")
-    return faults
 
 
 @pytest.mark.parametrize("path", [routes.HOME.fr, routes.HOME.en, "/nope"])
 def test_navbar_and_page_fit_every_width_from_320_to_1440(new_page, site, path):
     page = _open(new_page, site, path)
-    assert _layout_faults(page, SWEEP_WIDTHS) == []
+    assert layout_faults(page, SWEEP_WIDTHS) == []
 
 
 def test_no_route_overflows_or_overlaps_at_common_widths(new_page, site):
@@ -251,6 +220,6 @@ def test_no_route_overflows_or_overlaps_at_common_widths(new_page, site):
     for path in [*routes.public_paths(), routes.EN_THANKS_PATH]:
         page.goto(site + path)
         page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
-        faults += [f"{path} {fault}" for fault in _layout_faults(page, ROUTE_WIDTHS)]
+        faults += [f"{path} {fault}" for fault in layout_faults(page, ROUTE_WIDTHS)]
         page.set_viewport_size({"width": 1280, "height": 800})
     assert faults == []

@@ -14,12 +14,13 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from pypdf import PdfReader
 
 from lead_corpus import ACCEPTED, BASE, REFUSED
+from lead_payloads import lead_payload
 from marketing_site import routes
 from marketing_site.content.downloads import document_for
 from marketing_site.content.lead_forms import EN, FORMS, FR
-from test_leads import lead_payload
 
 pytestmark = pytest.mark.browser
 
@@ -97,7 +98,8 @@ def test_english_pages_download_the_english_document(new_page, site, site_server
     document = document_for(FORMS[form_key]["document"], "en")
     assert download_info.value.suggested_filename == document["display_name"]
     data = open(download_info.value.path(), "rb").read()
-    assert data.startswith(b"%PDF-") and b"/Lang (en-GB)" in data and b"(Contents)" in data
+    cover = PdfReader(download_info.value.path()).pages[0].extract_text().splitlines()
+    assert data.startswith(b"%PDF-") and b"/Lang (en-GB)" in data and "Contents" in cover
     page.wait_for_function("() => location.pathname === '/en/merci'")
     [mail] = smtp.wait_for(1, subject=FORMS[form_key]["subject"], reply_to=email)
     body = mail.get_payload(decode=True).decode().replace("\r\n", "\n")

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import re
 from urllib.parse import quote
 
 import pytest
 
+from browser_checks import PRICES, price_amounts, switch_to_alternate_prices_over_websocket
 from marketing_site import routes
 
 pytestmark = pytest.mark.browser
-
-PRICES = ("engage", "manage", "interact", "complete")
-
 
 def _open(new_page, site, path, **kwargs):
     page = new_page(**kwargs)
@@ -22,13 +19,9 @@ def _open(new_page, site, path, **kwargs):
     return page
 
 
-def _amounts(page) -> dict[str, str]:
-    return {key: page.get_by_test_id(f"price-{key}").inner_text() for key in PRICES}
-
-
 def test_french_pricing_in_euros_with_default_set(new_page, site):
     page = _open(new_page, site, routes.PRICING.fr)
-    amounts = _amounts(page)
+    amounts = price_amounts(page)
     assert [re.sub(r"\s", " ", amounts[k]) for k in PRICES[:3]] == ["8 €", "100 €", "150 €"]
     assert amounts["complete"] == "Sur devis"
     assert page.locator("#interact").get_by_test_id("most-popular").text_content() == "Le plus populaire"
@@ -37,53 +30,11 @@ def test_french_pricing_in_euros_with_default_set(new_page, site):
 
 def test_english_pricing_in_dollars(new_page, site):
     page = _open(new_page, site, routes.PRICING.en)
-    amounts = _amounts(page)
+    amounts = price_amounts(page)
     assert [amounts[k] for k in PRICES[:3]] == ["$8", "$100", "$150"]
     assert amounts["complete"] == "On quote"
     assert page.locator("#interact").get_by_test_id("most-popular").text_content() == "Most popular"
     assert "€" not in page.locator("main").inner_text()
-
-
-def switch_to_alternate_prices_over_websocket(page, site: str) -> None:
-    """Open the French pricing page and send the switch event on the page's own websocket.
-
-    The spec shows no trigger for the switch, so the event is emitted on the page's socket
-    exactly as the Reflex client would (its router data copied from the page's first
-    event); the backend handler runs and the page shows the alternate set.
-    """
-    from marketing_site.state.pricing import PricingState
-
-    relay = {}
-
-    def connect(ws):
-        server = ws.connect_to_server()
-        relay["server"], relay["frames"] = server, []
-
-        def to_server(message):
-            relay["frames"].append(message)
-            server.send(message)
-
-        ws.on_message(to_server)
-
-    page.route_web_socket(re.compile(r".*/_event/.*"), connect)
-    page.goto(site + quote(routes.PRICING.fr, safe="/"))
-    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
-    page.wait_for_function("() => document.querySelector('[data-testid=price-engage]')")
-    first = None
-    for _ in range(100):  # the client connects once hydrated; wait for its first event
-        first = next((f for f in relay.get("frames", []) if str(f).startswith("40/_event,")), None)
-        if first:
-            break
-        page.wait_for_timeout(100)
-    event = json.loads(first.removeprefix("40/_event,"))["event"]
-    event["name"] = f"{PricingState.get_full_name()}.use_alternate_prices"
-    event["payload"] = {}
-    relay["server"].send("42/_event," + json.dumps(["event", event]))
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=price-engage]').innerText.startsWith('120')"
-    )
-    amounts = _amounts(page)
-    assert [re.sub(r"\s", " ", amounts[k]) for k in PRICES[:3]] == ["120 €", "150 €", "200 €"]
 
 
 def test_switch_event_applies_alternate_set_on_the_accented_page(new_page, site):

@@ -378,7 +378,7 @@ def test_privacy_cookie_table_lists_exactly_what_the_site_sets(new_page, site, p
     present (or set by a response) is in the privacy policy's table, with the lifetime it
     really has; every row of the table was really set."""
     from conftest import TRIAL_USER
-    from test_auth_flow import _provider_login
+    from browser_checks import provider_login
 
     visit = Visit(new_page, site)
     page = visit.page
@@ -412,7 +412,7 @@ def test_privacy_cookie_table_lists_exactly_what_the_site_sets(new_page, site, p
     visit.banner.wait_for(state="detached")
     snapshot()
     page.get_by_test_id("nav-login").click()
-    _provider_login(page, TRIAL_USER)
+    provider_login(page, TRIAL_USER)
     page.wait_for_url(site + quote(routes.PRIVACY.fr, safe="/"))
     page.get_by_test_id("logout").wait_for()
     snapshot()

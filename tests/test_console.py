@@ -136,7 +136,7 @@ def test_anonymous_goes_to_login_and_back_and_an_admin_sees_the_console(new_page
 
 @pytest.mark.parametrize("width", [1280, 375])
 def test_the_console_has_no_axe_violations(new_page, site, width):
-    from test_accessibility import AXE, RUN_AXE
+    from browser_checks import AXE, RUN_AXE
 
     page = new_page(width=width, height=900)
     page.add_init_script(path=str(AXE))

@@ -13,7 +13,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlmodel import select
 
-from test_leads import service  # noqa: F401  (fixture: fresh migrated SQLite database)
 
 NOW = datetime(2026, 11, 18, 15, 0, tzinfo=UTC)  # a Wednesday
 

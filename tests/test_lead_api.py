@@ -13,7 +13,7 @@ from lead_corpus import ACCEPTED, BASE, REFUSED, variants
 from marketing_site.content.downloads import document_for
 from marketing_site.content.lead_forms import EN, FORMS, FR
 from servers import SiteServer, free_port
-from test_leads import EBOOK_SUBJECT, lead_payload
+from lead_payloads import EBOOK_SUBJECT, lead_payload
 
 API = "/api/v1/mail/send"
 

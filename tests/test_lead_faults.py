@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from servers import SiteServer, SmtpSink, free_port
-from test_leads import EBOOK_SUBJECT, lead_payload
+from lead_payloads import EBOOK_SUBJECT, lead_payload
 
 API = "/api/v1/mail/send"
 

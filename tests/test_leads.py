@@ -3,59 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import subprocess
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from sqlmodel import select
 
 from lead_corpus import ACCEPTED, BASE, REFUSED, variants
-from servers import BIN, ROOT, SmtpSink
-
-EBOOK_SUBJECT = "Ebook download - Wealth manager new generation"
-
-
-def lead_payload(**overrides):
-    payload = {
-        "name": "Lefèvre",
-        "firstname": "Hélène",
-        "phone": "+33 1 23 45 67 89",
-        "company": "Banque Exemple",
-        "email": "helene.lefevre@example.com",
-        "subject": EBOOK_SUBJECT,
-        "text": "",
-        "mailSent": False,
-        "error": False,
-    }
-    payload.update(overrides)
-    return payload
-
-
-@pytest.fixture
-def service(tmp_path, monkeypatch):
-    """The service modules bound to a fresh migrated database and fresh rate limits."""
-    from marketing_site import db, settings
-    from marketing_site.services import leads
-
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'leads.db'}")
-    monkeypatch.setenv("MAIL_SINK_DIR", str(tmp_path / "mail"))
-    monkeypatch.setenv("RATE_LIMIT_PER_IP", "5")
-    monkeypatch.setenv("RATE_LIMIT_PER_EMAIL", "3")
-    monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "0.01")
-    monkeypatch.delenv("SMTP_HOST", raising=False)
-    for cached in (settings.get_settings, db.engine_for, leads._limiters):
-        cached.cache_clear()
-    subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, check=True)
-    yield leads
-    for cached in (settings.get_settings, db.engine_for, leads._limiters):
-        cached.cache_clear()
-
-
-def _rows(model):
-    from marketing_site.db import new_session
-
-    with new_session() as session:
-        return session.exec(select(model)).all()
+from lead_payloads import EBOOK_SUBJECT, lead_payload, stored_rows
+from servers import SmtpSink
 
 
 def _run(coro):
@@ -69,8 +24,8 @@ def test_accepted_lead_and_its_mail_are_stored_together(service):
 
     result = service.submit_lead(lead_payload(), "10.0.0.1")
     assert result.status == "accepted"
-    [lead] = _rows(Lead)
-    [message] = _rows(OutboxMessage)
+    [lead] = stored_rows(Lead)
+    [message] = stored_rows(OutboxMessage)
     assert (lead.form, lead.firstname, lead.email) == ("ebook", "Hélène", "helene.lefevre@example.com")
     assert message.lead_id == lead.id and message.status == "pending"
     assert message.subject == EBOOK_SUBJECT
@@ -112,7 +67,7 @@ def test_invalid_input_is_refused_and_nothing_stored(service, overrides, field):
     result = service.submit_lead(lead_payload(**overrides), "10.0.0.2")
     assert result.status == "invalid"
     assert field in result.errors
-    assert _rows(Lead) == [] and _rows(OutboxMessage) == []
+    assert stored_rows(Lead) == [] and stored_rows(OutboxMessage) == []
 
 
 @pytest.mark.parametrize(("field", "value"), variants(ACCEPTED))
@@ -141,8 +96,8 @@ def test_internationalised_domains_are_stored_readable_and_mailed_ascii(service)
 
     for address in ("jose@exämple.fr", "jose@xn--exmple-cua.fr"):  # typed, or as Chromium sends it
         assert service.submit_lead(lead_payload(email=address, company=address), "10.0.0.12").status == "accepted"
-    assert {lead.email for lead in _rows(Lead)} == {"jose@exämple.fr"}
-    assert {m.reply_to for m in _rows(OutboxMessage)} == {"jose@xn--exmple-cua.fr"}
+    assert {lead.email for lead in stored_rows(Lead)} == {"jose@exämple.fr"}
+    assert {m.reply_to for m in stored_rows(OutboxMessage)} == {"jose@xn--exmple-cua.fr"}
 
 
 def test_anti_bot_signals_flag_the_lead_instead_of_refusing_it(service, capsys):
@@ -153,9 +108,9 @@ def test_anti_bot_signals_flag_the_lead_instead_of_refusing_it(service, capsys):
     trap = service.submit_lead(lead_payload(email="trap@example.com", website="x", elapsedMs=9000), "10.0.0.10")
     calm = service.submit_lead(lead_payload(email="calm@example.com", elapsedMs=9000), "10.0.0.10")
     assert (fast.status, trap.status, calm.status) == ("accepted",) * 3
-    flags = {lead.email: lead.flags for lead in _rows(Lead)}
+    flags = {lead.email: lead.flags for lead in stored_rows(Lead)}
     assert flags == {"fast@example.com": "fast", "trap@example.com": "honeypot", "calm@example.com": ""}
-    bodies = {m.reply_to: m.body for m in _rows(OutboxMessage)}
+    bodies = {m.reply_to: m.body for m in stored_rows(OutboxMessage)}
     assert "À vérifier : formulaire envoyé très vite" in bodies["fast@example.com"]
     assert "À vérifier" not in bodies["calm@example.com"]
     ops.main(["leads"])
@@ -168,7 +123,7 @@ def test_the_mail_says_which_language_was_downloaded(service):
     from marketing_site.db.leads import OutboxMessage
 
     service.submit_lead(lead_payload(lang="en", email="en@example.com"), "10.0.0.11")
-    [message] = _rows(OutboxMessage)
+    [message] = stored_rows(OutboxMessage)
     assert "Document : Nereo - The next-generation wealth manager - ebook.pdf (version anglaise)\n" in message.body
 
 
@@ -187,7 +142,7 @@ def test_double_submission_makes_one_lead(service):
     service.submit_lead(lead_payload(email="b@example.com"), "10.0.0.4")
     again = service.submit_lead(lead_payload(email="b@example.com"), "10.0.0.4")
     assert again.duplicate
-    assert len(_rows(Lead)) == 2 and len(_rows(OutboxMessage)) == 2
+    assert len(stored_rows(Lead)) == 2 and len(stored_rows(OutboxMessage)) == 2
 
 
 def test_concurrent_twins_make_one_lead(service):
@@ -196,7 +151,7 @@ def test_concurrent_twins_make_one_lead(service):
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda _: service.submit_lead(lead_payload(), "10.0.0.5", "same"), range(4)))
     assert {r.status for r in results} == {"accepted"}
-    assert len(_rows(Lead)) == 1
+    assert len(stored_rows(Lead)) == 1
 
 
 def test_rate_limits_per_ip_and_per_email(service):
@@ -231,7 +186,7 @@ def test_outbox_delivers_once_through_smtp(service, monkeypatch):
         assert received["Reply-To"] == "helene.lefevre@example.com"
         assert received["To"] == settings.get_settings().lead_mail_to
         assert "Société : Banque Exemple" in received.get_payload(decode=True).decode()
-        [message] = _rows(OutboxMessage)
+        [message] = stored_rows(OutboxMessage)
         assert message.status == "sent" and message.attempts == 1
     finally:
         sink.stop()
@@ -253,26 +208,26 @@ def test_outbox_retries_4xx_and_downtime_and_gives_up_on_5xx(service, monkeypatc
     service.submit_lead(lead_payload(), "10.0.0.8")
     # Server down: a temporary failure, retried later.
     _run(mail.process_due())
-    [message] = _rows(OutboxMessage)
+    [message] = stored_rows(OutboxMessage)
     assert (message.status, message.attempts) == ("pending", 1)
     sink.start()
     try:
         sink.reply = "451 4.3.0 Try again later"
         _force_due()
         _run(mail.process_due())
-        [message] = _rows(OutboxMessage)
+        [message] = stored_rows(OutboxMessage)
         assert (message.status, message.attempts) == ("pending", 2)
         assert "451" in message.last_error
         sink.reply = None
         _force_due()
         _run(mail.process_due())
         assert len(sink.received()) == 1
-        assert _rows(OutboxMessage)[0].status == "sent"
+        assert stored_rows(OutboxMessage)[0].status == "sent"
         # A permanent refusal is recorded, not retried.
         service.submit_lead(lead_payload(email="other@example.com"), "10.0.0.9")
         sink.reply = "550 5.1.1 Mailbox unavailable"
         _run(mail.process_due())
-        refused = [m for m in _rows(OutboxMessage) if m.reply_to == "other@example.com"][0]
+        refused = [m for m in stored_rows(OutboxMessage) if m.reply_to == "other@example.com"][0]
         assert refused.status == "failed" and "550" in refused.last_error
         _force_due()
         assert _run(mail.process_due()) == 0
@@ -332,4 +287,22 @@ def test_operator_commands_list_export_and_retry(service, tmp_path, capsys):
     assert EBOOK_SUBJECT in capsys.readouterr().out
     ops.main(["retry", "--failed"])
     assert "1 message(s) queued again" in capsys.readouterr().out
-    assert _rows(OutboxMessage)[0].status == "pending"
+    assert stored_rows(OutboxMessage)[0].status == "pending"
+
+
+@pytest.mark.parametrize(("field", "value"), variants(ACCEPTED) + variants(REFUSED))
+def test_the_api_schema_documents_the_form_rules(field, value):
+    """The OpenAPI contact properties are the lead form's model: a client that follows the
+    schema's pattern and lengths is accepted exactly when the form's own check accepts."""
+    from marketing_site.api.mail import OPENAPI
+    from marketing_site.services.leads import contact_field_specs, validate_contact
+
+    schema = OPENAPI["components"]["schemas"]["Lead"]["properties"][field]
+    [spec] = [spec for spec in contact_field_specs("en") if spec["name"] == field]
+    assert (schema["minLength"], schema["maxLength"]) == (1, spec["maxLength"])
+    assert schema["pattern"] == f"^(?:{spec['pattern']})$"
+    # JSON Schema's `$` (ECMA, no multiline flag) is the end of the text; Python's `\Z` is.
+    follows_schema = re.search(schema["pattern"].removesuffix("$") + r"\Z", value) is not None
+    follows_schema = follows_schema and len(value) <= schema["maxLength"]
+    check = validate_contact({**BASE, field: value})
+    assert follows_schema == check.ok

@@ -21,11 +21,11 @@ from urllib.parse import quote
 import httpx
 import pytest
 
+from browser_checks import switch_to_alternate_prices_over_websocket
+from http_checks import NOT_FOUND_TEXT, unchunk
+from lead_payloads import lead_payload
 from marketing_site import routes
 from servers import BIN, ROOT, NginxProxy, SiteServer, ensure_nginx, free_port
-from test_browser_pages import switch_to_alternate_prices_over_websocket
-from test_leads import lead_payload
-from test_routes_http import NOT_FOUND_TEXT, _unchunk
 
 API = "/api/v1/mail/send"
 SECURITY_HEADERS = (
@@ -112,7 +112,7 @@ def _raw_tls_get(origin_port: int, target: bytes) -> tuple[int, bytes]:
             data += chunk
     head, _, body = data.partition(b"\r\n\r\n")
     if b"transfer-encoding: chunked" in head.lower():
-        body = _unchunk(body)
+        body = unchunk(body)
     return int(head.split()[1]), body
 
 

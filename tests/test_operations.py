@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import update
 
-from test_leads import lead_payload, service  # noqa: F401  (fixture)
+from lead_payloads import lead_payload
 
 
 def test_months_before_clamps_to_the_end_of_the_month():
@@ -36,7 +36,7 @@ def _age(service, email: str, days: int) -> None:
 def test_purge_deletes_prospects_whose_last_contact_is_older_than_the_period(service, capsys):
     from marketing_site import ops
     from marketing_site.db.leads import Lead, OutboxMessage
-    from test_leads import _rows
+    from lead_payloads import stored_rows
 
     for email in ("old@example.com", "recent@example.com"):
         assert service.submit_lead(lead_payload(email=email), "10.0.0.1").status == "accepted"
@@ -49,11 +49,11 @@ def test_purge_deletes_prospects_whose_last_contact_is_older_than_the_period(ser
     ).status == "accepted"
     assert ops.main(["purge", "--dry-run"]) == 0
     assert "would delete 1 lead(s) and 1 mail(s) of 1 prospect(s)" in capsys.readouterr().out
-    assert len(_rows(Lead)) == 3
+    assert len(stored_rows(Lead)) == 3
     assert ops.main(["purge", "--months", "36"]) == 0
     assert "deleted 1 lead(s) and 1 mail(s) of 1 prospect(s)" in capsys.readouterr().out
-    assert sorted(lead.email.lower() for lead in _rows(Lead)) == ["recent@example.com"] * 2
-    assert len(_rows(OutboxMessage)) == 2
+    assert sorted(lead.email.lower() for lead in stored_rows(Lead)) == ["recent@example.com"] * 2
+    assert len(stored_rows(OutboxMessage)) == 2
 
 
 def test_log_lines_are_json_and_carry_no_contact_details():

@@ -16,8 +16,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from marketing_site.content.lead_forms import FORMS
+from marketing_site.services.leads import HONEYPOT_FIELD, MAX_TEXT_LENGTH, contact_json_schema, submit_lead
 from marketing_site.settings import get_settings
-from marketing_site.services.leads import HONEYPOT_FIELD, MAX_FIELD_LENGTH, MAX_TEXT_LENGTH, submit_lead
 
 PATH = "/api/v1/mail/send"
 MAX_BODY_BYTES = 16 * 1024
@@ -111,8 +111,35 @@ async def send_mail(request: Request) -> JSONResponse:
     return JSONResponse({"status": "accepted"}, 200)
 
 
-def _text(max_length: int = MAX_FIELD_LENGTH) -> dict:
-    return {"type": "string", "minLength": 1, "maxLength": max_length, "pattern": r"^[^\x00-\x1f\x7f]*$"}
+def _lead_schema() -> dict:
+    """The request body: the lead form's contact fields (services.leads.ContactFields), then
+    what the API adds (the document, the page's language, the SPEC §7 flags, anti-bot signals)."""
+    contact = contact_json_schema()
+    fields = contact["properties"]
+    return {
+        "type": "object",
+        # The first name may come as `nom` instead (the generic form of the original).
+        "required": [name for name in contact["required"] if name != "firstname"] + ["subject"],
+        "properties": {
+            **fields,
+            "nom": {**fields["firstname"], "description": "The first name, as the generic form calls it."},
+            "subject": {"type": "string", "enum": [f["subject"] for f in FORMS.values()]},
+            "text": {"type": "string", "maxLength": MAX_TEXT_LENGTH},
+            "mailSent": {"type": "boolean", "nullable": True},
+            "error": {"type": "boolean", "nullable": True},
+            "lang": {"type": "string", "enum": ["fr", "en"], "description": "Language of the page: "
+                     "of the document mailed about and of the 422 messages."},
+            "elapsedMs": {
+                "type": "number",
+                "description": "Time spent filling the form; below LEAD_MIN_FILL_SECONDS the lead is "
+                "accepted and flagged (autofill is fast too).",
+            },
+            HONEYPOT_FIELD: {
+                "type": "string",
+                "description": "Should stay empty; a value flags the lead (autofill may fill it).",
+            },
+        },
+    }
 
 
 OPENAPI = {
@@ -171,43 +198,7 @@ OPENAPI = {
     },
     "components": {
         "schemas": {
-            "Lead": {
-                "type": "object",
-                "required": ["name", "phone", "company", "email", "subject"],
-                "properties": {
-                    "name": _text(),
-                    "firstname": _text(),
-                    "nom": {**_text(), "description": "The first name, as the generic form calls it."},
-                    "phone": {
-                        **_text(),
-                        "description": "6 to 20 digits; spaces, dots, dashes, brackets, a leading + and an "
-                        "extension (\"poste 12\", \"ext. 12\", \"#12\") are accepted. The exact rule is "
-                        "the `pattern` attribute of the site's form (services.leads.PHONE_PATTERN).",
-                    },
-                    "company": _text(),
-                    "email": {
-                        **_text(),
-                        "format": "email",
-                        "description": "local@domain.tld; internationalised domains are accepted, a domain "
-                        "without a dot is not (services.leads.EMAIL_PATTERN).",
-                    },
-                    "subject": {"type": "string", "enum": [f["subject"] for f in FORMS.values()]},
-                    "text": {"type": "string", "maxLength": MAX_TEXT_LENGTH},
-                    "mailSent": {"type": "boolean", "nullable": True},
-                    "error": {"type": "boolean", "nullable": True},
-                    "lang": {"type": "string", "enum": ["fr", "en"], "description": "Language of the page: "
-                             "of the document mailed about and of the 422 messages."},
-                    "elapsedMs": {
-                        "type": "number",
-                        "description": "Time spent filling the form; below LEAD_MIN_FILL_SECONDS the lead is "
-                        "accepted and flagged (autofill is fast too).",
-                    },
-                    HONEYPOT_FIELD: {
-                        "type": "string",
-                        "description": "Should stay empty; a value flags the lead (autofill may fill it).",
-                    },
-                },
-            },
+            "Lead": _lead_schema(),
             "Health": {
                 "type": "object",
                 "required": ["status", "database", "redis", "outbox"],

@@ -382,9 +382,8 @@ def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]
     visitor_slot = format_slot(start, visitor_zone, booking.lang)
     sales_slot = format_slot(start, consultant_zone, "fr")
     ics = invitation(booking, lead, "CANCEL" if cancelled else "REQUEST")
-    contact = leads.LeadInput(
-        form=lead.form, lang=lead.lang, name=lead.name, firstname=lead.firstname,
-        phone=lead.phone, company=lead.company, email=lead.email,
+    contact = leads.LeadInput.model_construct(
+        form=lead.form, lang=lead.lang, **{name: getattr(lead, name) for name in leads.FIELDS}
     )
     fields = {
         "firstname": lead.firstname, "name": lead.name, "company": lead.company,

@@ -15,9 +15,11 @@ import unicodedata
 from collections.abc import Mapping
 from datetime import timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 
 import idna
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
@@ -76,24 +78,80 @@ EMAIL_PATTERN = rf"{_SPACE}*(?=[^@]{{1,64}}@){_ATOM}(?:\.{_ATOM})*@(?:{_LABEL}\.
 
 @dataclasses.dataclass(frozen=True)
 class FieldRule:
-    """How one contact field is typed, checked and explained (server and browser alike)."""
+    """How one contact field is typed in the browser and explained when refused."""
 
-    name: str
     input_type: str  # the HTML input type
     autocomplete: str
-    pattern: str
+    pattern: str  # matched whole (`re.fullmatch`, the HTML `pattern` attribute)
     message: str  # key of the format message in the content's `field_errors`
 
+    def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
+        # JSON Schema patterns are searched, not matched whole: anchor it for API clients.
+        return {**handler(schema), "pattern": f"^(?:{self.pattern})$"}
 
-CONTACT_FIELDS = (
-    FieldRule("name", "text", "family-name", TEXT_PATTERN, "text"),
-    FieldRule("firstname", "text", "given-name", TEXT_PATTERN, "text"),
-    FieldRule("phone", "tel", "tel", PHONE_PATTERN, "phone"),
-    FieldRule("company", "text", "organization", TEXT_PATTERN, "text"),
-    FieldRule("email", "email", "email", EMAIL_PATTERN, "email"),
-)
-FIELDS = tuple(rule.name for rule in CONTACT_FIELDS)
-_COMPILED = {rule.name: re.compile(rule.pattern) for rule in CONTACT_FIELDS}
+
+def _contact(description: str | None = None, **schema: str) -> Any:
+    """A required string of 1 to MAX_FIELD_LENGTH characters (strict: a number is refused)."""
+    return Field(
+        strict=True, min_length=1, max_length=MAX_FIELD_LENGTH, description=description, json_schema_extra=schema or None
+    )
+
+
+class ContactFields(BaseModel):
+    """The lead form's contact fields: the one definition of what is asked and accepted.
+
+    The server validates with it (`validate_contact`), the API documents it
+    (`contact_json_schema`, in the OpenAPI schema) and the browser form gets its field list,
+    input attributes and messages from it (`contact_field_specs`). To add a field: a line
+    here, its label and message in `content/lead_forms.py`, a column in `db/leads.py` and a
+    migration. Other payload keys are ignored here (the API checks its own).
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: Annotated[str, FieldRule("text", "family-name", TEXT_PATTERN, "text"), _contact()]
+    firstname: Annotated[str, FieldRule("text", "given-name", TEXT_PATTERN, "text"), _contact()]
+    phone: Annotated[
+        str,
+        FieldRule("tel", "tel", PHONE_PATTERN, "phone"),
+        _contact(
+            "6 to 20 digits; spaces, dots, dashes, brackets, a leading + and an extension "
+            "(\"poste 12\", \"ext. 12\", \"#12\") are accepted.",
+        ),
+    ]
+    company: Annotated[str, FieldRule("text", "organization", TEXT_PATTERN, "text"), _contact()]
+    email: Annotated[
+        str,
+        FieldRule("email", "email", EMAIL_PATTERN, "email"),
+        _contact(
+            "local@domain.tld; internationalised domains are accepted, a domain without a dot is not.",
+            format="email",
+        ),
+    ]
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _matches_rule(cls, value: str, info: ValidationInfo) -> str:
+        """The field's pattern, matched whole; the value cleaned: stripped, tabs as spaces, NFC."""
+        pattern = _COMPILED.get(info.field_name)
+        if pattern is None:  # a field of a subclass (LeadInput's form, lang)
+            return value
+        if not pattern.fullmatch(value):
+            raise PydanticCustomError("mismatch", "does not match the field's pattern")
+        return unicodedata.normalize("NFC", value.replace("\t", " ").strip(" \u00a0\u202f"))
+
+
+CONTACT_FIELDS: dict[str, FieldRule] = {
+    name: next(rule for rule in info.metadata if isinstance(rule, FieldRule))
+    for name, info in ContactFields.model_fields.items()
+}
+FIELDS = tuple(CONTACT_FIELDS)
+_COMPILED = {name: re.compile(rule.pattern) for name, rule in CONTACT_FIELDS.items()}
+
+
+def contact_json_schema() -> dict[str, Any]:
+    """The contact fields as JSON Schema (for the OpenAPI document)."""
+    return ContactFields.model_json_schema()
 
 
 def _words(lang: str) -> dict:
@@ -107,19 +165,19 @@ def contact_field_specs(lang: str) -> list[dict[str, Any]]:
     messages = words["field_errors"]
     return [
         {
-            "name": rule.name,
+            "name": name,
             "type": rule.input_type,
             "autoComplete": rule.autocomplete,
             "pattern": rule.pattern,
             "maxLength": MAX_FIELD_LENGTH,
-            "label": words["labels"][rule.name],
+            "label": words["labels"][name],
             "messages": {
                 "required": messages["required"],
                 "tooLong": messages["too_long"],
                 "mismatch": messages[rule.message],
             },
         }
-        for rule in CONTACT_FIELDS
+        for name, rule in CONTACT_FIELDS.items()
     ]
 
 
@@ -163,6 +221,18 @@ def _display_domain(ascii_domain: str) -> str:
         return ascii_domain
 
 
+def _message_key(error: Any) -> str:
+    """Which of the content's `field_errors` explains a refusal of the model."""
+    kind, value = error["type"], error["input"]
+    if kind in ("missing", "string_too_short") or value is None:
+        return "required"
+    if kind == "string_too_long":
+        return "too_long"
+    if kind == "mismatch" and not value.strip():
+        return "required"  # only spaces
+    return CONTACT_FIELDS[error["loc"][0]].message
+
+
 def validate_contact(values: Mapping[str, Any], lang: str = "fr") -> ContactCheck:
     """Check name, firstname, phone, company and email with the lead form's rules.
 
@@ -172,20 +242,13 @@ def validate_contact(values: Mapping[str, Any], lang: str = "fr") -> ContactChec
     the fields in `lang` ("fr" or "en").
     """
     messages = _words(lang)["field_errors"]
-    cleaned: dict[str, str] = {}
+    try:
+        cleaned = ContactFields.model_validate(values).model_dump()
+    except ValidationError as refused:
+        return ContactCheck(values={}, errors={
+            error["loc"][0]: messages[_message_key(error)] for error in refused.errors()
+        })
     errors: dict[str, str] = {}
-    for rule in CONTACT_FIELDS:
-        value = values.get(rule.name)
-        if value is None or value == "":
-            errors[rule.name] = messages["required"]
-        elif not isinstance(value, str):
-            errors[rule.name] = messages[rule.message]
-        elif len(value) > MAX_FIELD_LENGTH:
-            errors[rule.name] = messages["too_long"]
-        elif not _COMPILED[rule.name].fullmatch(value):
-            errors[rule.name] = messages["required"] if not value.strip() else messages[rule.message]
-        else:
-            cleaned[rule.name] = unicodedata.normalize("NFC", value.replace("\t", " ").strip(" \u00a0\u202f"))
     email_ascii = ""
     if "email" in cleaned:
         local, _, domain = cleaned["email"].rpartition("@")
@@ -198,15 +261,14 @@ def validate_contact(values: Mapping[str, Any], lang: str = "fr") -> ContactChec
     return ContactCheck(values=cleaned, errors=errors, email_ascii=email_ascii)
 
 
-@dataclasses.dataclass(frozen=True)
-class LeadInput:
+class LeadInput(ContactFields):
+    """A lead ready to store: its contact fields (already checked by `validate_contact`: build it
+    with `model_construct`), the form, the page's language and anti-bot flags."""
+
+    model_config = ConfigDict(frozen=True)
+
     form: str
     lang: str
-    name: str
-    firstname: str
-    phone: str
-    company: str
-    email: str
     email_ascii: str = ""
     # Anti-bot signals that cannot tell a person from a robot: the lead is kept and marked.
     flags: tuple[str, ...] = ()
@@ -259,7 +321,9 @@ def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, st
     if errors:
         return None, errors
     return (
-        LeadInput(form=form or "", lang=lang, email_ascii=contact.email_ascii, flags=tuple(flags), **contact.values),
+        LeadInput.model_construct(
+            form=form or "", lang=lang, email_ascii=contact.email_ascii, flags=tuple(flags), **contact.values
+        ),
         {},
     )
 

@@ -1,0 +1,111 @@
+"""Checks shared by the browser tests: axe-core, the navbar's overflow sweep, the provider's
+login, the pricing page's amounts and its alternate-prices event.
+
+A helper module, not a test module: test modules import from here, never from each other.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import quote
+
+from marketing_site import routes
+from servers import ROOT
+
+AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
+RUN_AXE = """async () => {
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
+  return result.violations.map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')}`);
+}"""
+
+# Widths every route is checked at; the layout (home, French and English) is swept in
+# steps of 16 px from 320 to 1440 px.
+ROUTE_WIDTHS = (320, 375, 414, 600, 640, 656, 672, 688, 768, 992, 1200, 1280, 1440)
+SWEEP_WIDTHS = tuple(range(320, 1441, 16))
+OVERFLOW = """() => {
+  const root = document.scrollingElement;
+  const boxes = [...document.querySelectorAll('.site-header__bar > .brand, .site-header__menu > *')]
+    .map((e) => [e.className, e.getBoundingClientRect()])
+    .filter(([, r]) => r.width > 0 && r.height > 0);
+  const overlaps = [];
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, ra] = boxes[i], [b, rb] = boxes[j];
+      if (ra.left < rb.right - 0.5 && rb.left < ra.right - 0.5 && ra.top < rb.bottom - 0.5 && rb.top < ra.bottom - 0.5)
+        overlaps.push(a + ' / ' + b);
+    }
+  const bar = document.querySelector('.site-header__bar').getBoundingClientRect();
+  const outside = boxes.filter(([, r]) => r.left < bar.left - 0.5 || r.right > bar.right + 0.5).map(([c]) => c);
+  return {scroll: root.scrollWidth, client: root.clientWidth, overlaps, outside};
+}"""
+
+
+def layout_faults(page, widths) -> list[str]:
+    faults = []
+    for width in widths:
+        page.set_viewport_size({"width": width, "height": 800})
+        found = page.evaluate(OVERFLOW)
+        if found["scroll"] > found["client"]:
+            faults.append(f"{width}px: page {found['scroll']} px wide in a {found['client']} px window")
+        if found["overlaps"] or found["outside"]:
+            faults.append(f"{width}px: navbar overlaps {found['overlaps']}, outside the bar {found['outside']}")
+    return faults
+
+
+AUTHORIZE = re.compile(r".*/oauth2/authorize.*")
+
+
+def provider_login(page, user):
+    """Click the predefined user's button on the provider's login page."""
+    page.wait_for_url(AUTHORIZE)
+    page.locator(f"button[name=sub][value='{user['sub']}']").click()
+
+
+PRICES = ("engage", "manage", "interact", "complete")
+
+
+def price_amounts(page) -> dict[str, str]:
+    return {key: page.get_by_test_id(f"price-{key}").inner_text() for key in PRICES}
+
+
+def switch_to_alternate_prices_over_websocket(page, site: str) -> None:
+    """Open the French pricing page and send the switch event on the page's own websocket.
+
+    The spec shows no trigger for the switch, so the event is emitted on the page's socket
+    exactly as the Reflex client would (its router data copied from the page's first
+    event); the backend handler runs and the page shows the alternate set.
+    """
+    from marketing_site.state.pricing import PricingState
+
+    relay = {}
+
+    def connect(ws):
+        server = ws.connect_to_server()
+        relay["server"], relay["frames"] = server, []
+
+        def to_server(message):
+            relay["frames"].append(message)
+            server.send(message)
+
+        ws.on_message(to_server)
+
+    page.route_web_socket(re.compile(r".*/_event/.*"), connect)
+    page.goto(site + quote(routes.PRICING.fr, safe="/"))
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+    page.wait_for_function("() => document.querySelector('[data-testid=price-engage]')")
+    first = None
+    for _ in range(100):  # the client connects once hydrated; wait for its first event
+        first = next((f for f in relay.get("frames", []) if str(f).startswith("40/_event,")), None)
+        if first:
+            break
+        page.wait_for_timeout(100)
+    event = json.loads(first.removeprefix("40/_event,"))["event"]
+    event["name"] = f"{PricingState.get_full_name()}.use_alternate_prices"
+    event["payload"] = {}
+    relay["server"].send("42/_event," + json.dumps(["event", event]))
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=price-engage]').innerText.startsWith('120')"
+    )
+    amounts = price_amounts(page)
+    assert [re.sub(r"\s", " ", amounts[k]) for k in PRICES[:3]] == ["120 €", "150 €", "200 €"]
