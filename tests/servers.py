@@ -225,6 +225,28 @@ class SiteServer:
 NGINX_CONF = ROOT / "deploy" / "nginx" / "nereo.conf"
 
 
+def build_in_own_web_folder(server: SiteServer, web: Path, root: Path = ROOT) -> None:
+    """A second production build of `root` with `server`'s settings, into its own web folder
+    (REFLEX_WEB_WORKDIR must be `web` in server.env): the project's web folder without its build,
+    sharing the installed node_modules. Fails the test with the build's output if it fails."""
+    import tarfile
+
+    web.mkdir(parents=True, exist_ok=True)
+    archive = web.parent / f"{web.parent.name}-web.tar"
+    with tarfile.open(archive, "w") as tar:
+        for item in (ROOT / ".web").iterdir():
+            if item.name not in ("node_modules", "build"):
+                tar.add(item, arcname=item.name)
+    with tarfile.open(archive) as tar:
+        tar.extractall(web, filter="tar")
+    (web / "node_modules").symlink_to(ROOT / ".web" / "node_modules")
+    build = subprocess.run(
+        [str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],
+        cwd=root, env=server.env, capture_output=True, text=True,
+    )
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+
+
 def ensure_nginx() -> str:
     """Debian's nginx, installed when missing (as `make test` does for chromium)."""
     found = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)

@@ -6,13 +6,11 @@ the "external" booking page is a loopback HTTP server."""
 from __future__ import annotations
 
 import http.server
-import subprocess
-import tarfile
 import threading
 
 import pytest
 
-from servers import BIN, ROOT, SiteServer, free_port
+from servers import SiteServer, build_in_own_web_folder, free_port
 
 
 class _Calendar(http.server.BaseHTTPRequestHandler):
@@ -34,21 +32,8 @@ def external_site(workdir):
     threading.Thread(target=calendar.serve_forever, daemon=True).start()
     booking_url = f"http://127.0.0.1:{calendar.server_address[1]}/nereo/30min"
     web = workdir / "external-web" / ".web"
-    web.mkdir(parents=True)
-    # The project's web folder without its build; the installed node_modules are shared.
-    archive = workdir / "web.tar"
-    with tarfile.open(archive, "w") as tar:
-        for item in (ROOT / ".web").iterdir():
-            if item.name not in ("node_modules", "build"):
-                tar.add(item, arcname=item.name)
-    with tarfile.open(archive) as tar:
-        tar.extractall(web, filter="tar")
-    (web / "node_modules").symlink_to(ROOT / ".web" / "node_modules")
     server = SiteServer(free_port(), workdir, BOOKING_URL=booking_url, REFLEX_WEB_WORKDIR=str(web))
-    subprocess.run(
-        [str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],
-        cwd=ROOT, env=server.env, check=True, capture_output=True,
-    )
+    build_in_own_web_folder(server, web)
     server.migrate()
     server.start()
     yield server, booking_url

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import tarfile
 
 import httpx
 import pytest
 
-from servers import BIN, ROOT, SiteServer, free_port
+from servers import ROOT, SiteServer, build_in_own_web_folder, free_port
 
 ROUTE_TABLE_ENTRY = 'LANGUAGES: dict[str, str] = {"fr": "", "en": "/en"}'
 GERMAN_TITLE = "Buchen Sie Ihre 30-minütige {{brand}}-Demo"
@@ -54,22 +52,8 @@ def german_site(workdir):
     demo.write_text(words.replace(english_title.group(0), f"  title: {GERMAN_TITLE}"), encoding="utf-8")
 
     web = project / ".web"
-    web.mkdir()
-    # The project's web folder without its build; the installed node_modules are shared.
-    archive = workdir / "third-language-web.tar"
-    with tarfile.open(archive, "w") as tar:
-        for item in (ROOT / ".web").iterdir():
-            if item.name not in ("node_modules", "build"):
-                tar.add(item, arcname=item.name)
-    with tarfile.open(archive) as tar:
-        tar.extractall(web, filter="tar")
-    (web / "node_modules").symlink_to(ROOT / ".web" / "node_modules")
     server = SiteServer(free_port(), workdir, root=project, REFLEX_WEB_WORKDIR=str(web))
-    build = subprocess.run(
-        [str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],
-        cwd=project, env=server.env, capture_output=True, text=True,
-    )
-    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    build_in_own_web_folder(server, web, root=project)
     server.migrate()
     server.start()
     yield server
