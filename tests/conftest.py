@@ -9,6 +9,7 @@ TEST_PORT+1 and TEST_PORT+2 (the built frontend does not depend on them).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -149,6 +150,11 @@ def page_errors() -> list[str]:
     return []
 
 
+# The identity provider's pages link a CDN stylesheet; there is no internet here, so it is
+# refused at once rather than left to time out.
+PROVIDER_CDN = re.compile(r"https://cdn\.jsdelivr\.net/.*")
+
+
 @pytest.fixture
 def new_page(browser, page_errors):
     """Open pages in a fresh context; console errors and page errors are collected."""
@@ -157,6 +163,7 @@ def new_page(browser, page_errors):
     def _open(locale: str = "fr-FR", width: int = 1280, height: int = 800, **context_options):
         context = browser.new_context(locale=locale, viewport={"width": width, "height": height}, **context_options)
         contexts.append(context)
+        context.route(PROVIDER_CDN, lambda route: route.abort())
         page = context.new_page()
         page.on("pageerror", lambda e: page_errors.append(f"pageerror: {e}"))
         # A failed subresource is an error; a document's own 404 is the page under test.

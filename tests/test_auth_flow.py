@@ -16,20 +16,6 @@ from conftest import INVESTOR_USER, TRIAL_USER
 
 pytestmark = pytest.mark.browser
 
-# The provider's pages link a CDN stylesheet; there is no internet here.
-CDN = re.compile(r"https://cdn\.jsdelivr\.net/.*")
-
-
-@pytest.fixture
-def new_page(new_page):
-    def _open(**kwargs):
-        page = new_page(**kwargs)
-        page.context.route(CDN, lambda route: route.abort())
-        return page
-
-    return _open
-
-
 def _query(url: str) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlsplit(url).query, keep_blank_values=True).items()}
 

@@ -23,19 +23,6 @@ from conftest import CONSOLE_ADMIN_USER, INVESTOR_USER
 pytestmark = pytest.mark.browser
 
 AUTHORIZE = re.compile(r".*/oauth2/authorize.*")
-CDN = re.compile(r"https://cdn\.jsdelivr\.net/.*")  # the provider's stylesheet; no internet here
-
-
-@pytest.fixture
-def new_page(new_page):
-    def _open(**kwargs):
-        page = new_page(**kwargs)
-        page.context.route(CDN, lambda route: route.abort())
-        return page
-
-    return _open
-
-
 # ----------------------------------------------------------------------------- helpers
 
 
