@@ -4,6 +4,7 @@ import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
 
 from marketing_site.exact_paths import ExactPathPlugin
+from marketing_site.frontend_build import SiteFrontendPlugin
 from marketing_site.settings import get_settings
 
 settings = get_settings()
@@ -19,7 +20,7 @@ config = rx.Config(
     db_url=settings.database_url,
     # Precompressed at build time; exact_paths serves brotli first, then gzip.
     frontend_compression_formats=["brotli", "gzip"],
-    plugins=[ExactPathPlugin()],
+    plugins=[ExactPathPlugin(), SiteFrontendPlugin()],
     # Our own sitemap carries hreflang alternates (marketing_site.seo).
     disable_plugins=[SitemapPlugin],
 )

@@ -157,13 +157,14 @@ function useReservedSpace(ref, visible) {
   useEffect(() => {
     if (!visible || !ref.current) return undefined;
     const root = document.documentElement;
-    const apply = () => {
-      const height = `${ref.current ? ref.current.offsetHeight : 0}px`;
+    // The observer reports the banner's height after each layout (its first report comes
+    // with the next frame): reading offsetHeight here instead would force a layout of the
+    // whole page in the middle of hydration.
+    const observer = new ResizeObserver(([entry]) => {
+      const height = `${entry.borderBoxSize[0].blockSize}px`;
       document.body.style.paddingBottom = height;
       root.style.scrollPaddingBottom = height;
-    };
-    apply();
-    const observer = new ResizeObserver(apply);
+    });
     observer.observe(ref.current);
     return () => {
       observer.disconnect();

@@ -1,7 +1,15 @@
 // Client-only behaviour of the layout: no server round trip is needed to open a menu,
 // track scrolling or restart a page transition, so it lives here as plain React.
-import { Children, useEffect, useId, useRef, useState } from "react";
-import { useLocation } from "react-router";
+import {
+  Children,
+  createElement,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
+import { useLocation, useNavigate } from "react-router";
 
 // Wraps every page: sets <html lang>, scrolls to the top (or to the #anchor) on mount,
 // and plays the 300 ms fade-and-scale entrance (CSS class `page-enter`).
@@ -168,4 +176,43 @@ export function LoginLink({ href, children, ...props }) {
       {children}
     </a>
   );
+}
+
+// A region of the page with nothing to hydrate (no state, no handlers, no widget: see
+// marketing_site/components/hydration.py). While React hydrates the prerendered document,
+// it renders the region's element with `dangerouslySetInnerHTML` set to a constant, so React
+// neither builds nor checks the hundreds of fibers inside it and keeps the server's DOM as it
+// is (the same object on every render: React never writes that innerHTML). Mounted any other
+// way (a client-side navigation), it renders its children like any element. Links inside a
+// kept region are plain anchors, so one click handler gives them react-router's navigation.
+const KEEP_SERVER_HTML = { __html: "" };
+const subscribeNever = () => () => {};
+// During hydration React reads the server snapshot: `true` only then.
+const hydratingSnapshot = () => true;
+const renderedSnapshot = () => false;
+
+export function StaticHtml({ element, attrs, children }) {
+  const hydrating = useSyncExternalStore(subscribeNever, renderedSnapshot, hydratingSnapshot);
+  const [keepServerHtml] = useState(hydrating && typeof window !== "undefined");
+  const navigate = useNavigate();
+  if (!keepServerHtml) return createElement(element, attrs, children);
+  return createElement(element, {
+    ...attrs,
+    dangerouslySetInnerHTML: KEEP_SERVER_HTML,
+    suppressHydrationWarning: true,
+    onClick: (event) => followClientLink(event, navigate),
+  });
+}
+
+// What a react-router <Link> does on click, for the anchors it rendered (`data-discover`).
+function followClientLink(event, navigate) {
+  if (event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+  const anchor = event.target.closest("a[data-discover]");
+  if (!anchor || (anchor.target && anchor.target !== "_self") || anchor.hasAttribute("download")) return;
+  const to = anchor.getAttribute("href");
+  event.preventDefault();
+  const here = window.location.pathname + window.location.search + window.location.hash;
+  const url = new URL(to, window.location.href);
+  navigate(to, { replace: url.pathname + url.search + url.hash === here });
 }

@@ -11,6 +11,7 @@ import reflex as rx
 from marketing_site import exact_paths, logs, routes, security, seo, structured_data, theme
 from marketing_site.api import api_app
 from marketing_site.components.consent import COOKIE_NAME, ConsentGate
+from marketing_site.components.error_boundary import site_error_boundary
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
 from marketing_site.services.mail import run_outbox_worker
@@ -95,6 +96,12 @@ app = rx.App(
     api_transformer=[api_app(), exact_paths.ExactPathSite, security.SecurityHeaders],
     toaster=None,
 )
+# Reflex's connection overlay (a pulsing icon when the websocket is down) draws with runtime
+# CSS (Emotion) and an icon component on every page, for a signal this site does not give:
+# its toaster is off above, and each widget that talks to the backend reports its own errors.
+app.app_wraps.pop((5, "Overlay"))
+# The error boundary shows the site's own message (components/error_boundary.py).
+app.app_wraps[55, "ErrorBoundary"] = site_error_boundary
 _add_site_pages(app)
 # Sends the mail of stored leads, in every backend worker (each message has one sender).
 app.register_lifespan_task(run_outbox_worker)

@@ -41,8 +41,24 @@ def _kebab(name: str) -> str:
     return "".join("-" + c.lower() if c.isupper() else c for c in name)
 
 
+def accent_names() -> list[str]:
+    """The palette entries a card, an offer or a feature page can take as its accent."""
+    return ["primary", "secondary", *(_kebab(k) for k in PALETTE)]
+
+
+def accent_class(name: str) -> str:
+    """The class giving an element (and what it contains) the accent `name` as `--accent`.
+
+    A class rather than an inline style: inline styles go through Reflex's runtime CSS
+    (Emotion), which static, unhydrated markup (`components.hydration`) cannot use.
+    """
+    if name not in accent_names():
+        raise ValueError(f"unknown accent {name!r}; one of {accent_names()}")
+    return f"accent-{name}"
+
+
 def css_variables() -> str:
-    """The `:root` block every page carries in its head."""
+    """The `:root` block every page carries in its head, and the accent classes."""
     entries = {
         "primary": PRIMARY,
         "secondary": SECONDARY,
@@ -52,4 +68,5 @@ def css_variables() -> str:
         "page-transition": f"{PAGE_TRANSITION_MS}ms",
     }
     body = ";".join(f"--{k}:{v}" for k, v in entries.items())
-    return f":root{{{body}}}"
+    accents = "".join(f".{accent_class(name)}{{--accent:var(--{name})}}" for name in accent_names())
+    return f":root{{{body}}}{accents}"

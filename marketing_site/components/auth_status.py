@@ -33,7 +33,7 @@ def logout_button(label: str) -> rx.Component:
         AuthState.isAuthenticated,
         NativeForm.create(
             rx.el.button(
-                rx.el.img(src="/icons/logout.svg", alt="", width="20", height="20", aria_hidden="true"),
+                rx.el.img(src="/icons/logout.svg", alt="", aria_hidden="true", custom_attrs={"width": 20, "height": 20}),
                 type="submit",
                 class_name="nav-link nav-logout",
                 aria_label=label,

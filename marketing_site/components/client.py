@@ -58,3 +58,13 @@ class LoginLink(rx.Component):
     library = SITE_UI
     tag = "LoginLink"
     href: rx.Var[str]
+
+
+class StaticHtml(rx.Component):
+    """An element whose prerendered content hydration keeps as is (`components.hydration`)."""
+
+    library = SITE_UI
+    tag = "StaticHtml"
+    # The HTML element ("section", "div" …) and its props, as React takes them.
+    element: rx.Var[str]
+    attrs: rx.Var[dict]

@@ -9,6 +9,7 @@ from marketing_site.components.auth_status import auth_alert, backend_navigation
 from marketing_site.components.client import PageFrame
 from marketing_site.components.consent import consent_manager
 from marketing_site.components.footer import footer
+from marketing_site.components.hydration import keep_static_regions
 from marketing_site.components.navbar import navbar
 from marketing_site.content.words import words
 
@@ -27,8 +28,9 @@ def site_layout(path: str, *children: rx.Component) -> rx.Component:
         navbar(path),
         auth_alert(),
         backend_navigation(),
-        rx.el.main(*children, id=MAIN_ID, class_name="page-enter", tab_index=-1),
-        footer(lang),
+        # What needs no JavaScript keeps its prerendered HTML through hydration.
+        rx.el.main(*map(keep_static_regions, children), id=MAIN_ID, class_name="page-enter", tab_index=-1),
+        keep_static_regions(footer(lang)),
         lang=lang,
         class_name="site",
     )

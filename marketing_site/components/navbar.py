@@ -63,7 +63,7 @@ def navbar(path: str) -> rx.Component:
             ),
             counterpart,
             class_name="nav-item nav-link nav-flag",
-            hreflang=routes.page_lang(counterpart),
+            custom_attrs={"hrefLang": routes.page_lang(counterpart)},
             data_testid="language-flag",
         ),
         # A plain anchor: the backend starts the provider's redirect and returns here.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site.components.links import button_link, link
+from marketing_site.theme import accent_class
 
 
 def hero(
@@ -86,8 +87,7 @@ def card(
         rx.el.p(text, class_name="card__text"),
         extra if extra is not None else rx.fragment(),
         link(link_label, href, class_name="card__link") if href is not None and link_label is not None else rx.fragment(),
-        class_name="card",
-        style={"--card-accent": f"var(--{accent})"} if accent else None,
+        class_name=f"card card--accent {accent_class(accent)}" if accent else "card",
     )
 
 

@@ -21,6 +21,7 @@ from marketing_site.pages.feature_page.audience import audience_section
 from marketing_site.pages.feature_page.cards import card_section
 from marketing_site.pages.feature_page.documentation import contents_section, documentation_section
 from marketing_site.pages.feature_page.hero import hero
+from marketing_site.theme import accent_class
 
 
 def _words(name: str, lang: str) -> dict:
@@ -33,10 +34,8 @@ def _words(name: str, lang: str) -> dict:
 
 
 def _frame(accent: str, *blocks: rx.Component) -> rx.Component:
-    """The page body, carrying its palette accent as `--feature-accent`."""
-    return rx.el.div(
-        *blocks, class_name="feature-page", style={"--feature-accent": f"var(--{accent})"}
-    )
+    """The page body, carrying its palette accent as `--accent`."""
+    return rx.el.div(*blocks, class_name=f"feature-page {accent_class(accent)}")
 
 
 def feature_page(

@@ -15,6 +15,7 @@ from marketing_site.content import offers as facts
 from marketing_site.content.offers import OFFER_NAMES, OFFERS
 from marketing_site.content.pricing import OFFER_ACCENTS
 from marketing_site.state.pricing import PricingState
+from marketing_site.theme import accent_class
 
 # Each offer's amount, as a state var so the price-set switch updates the page.
 PRICE_VARS = {
@@ -89,8 +90,7 @@ def _offer_card(offer: dict, text: dict, lang: str) -> rx.Component:
             class_name="offer__cta",
         ),
         id=key,
-        class_name="offer offer--highlighted" if highlighted else "offer",
-        style={"--offer-accent": f"var(--{OFFER_ACCENTS[key]})"},
+        class_name=f"offer {'offer--highlighted ' if highlighted else ''}{accent_class(OFFER_ACCENTS[key])}",
     )
 
 
