@@ -79,6 +79,28 @@ def test_documentation_buttons_scroll_to_the_form(new_page, site, path):
     )
 
 
+@pytest.mark.parametrize("path", [routes.EBOOK.fr, routes.WHITE_PAPER.en])
+def test_download_banner_shines_five_times_on_the_compositor(new_page, site, path):
+    """SPEC §2: the banner animation repeats 5 times; it moves a layer with `transform` only,
+    so the browser animates it without repainting on the main thread."""
+    page = _open(new_page, site, path)
+    animations = page.evaluate(
+        """() => document.querySelector('.download-banner').getAnimations({subtree: true}).map((a) => ({
+          iterations: a.effect.getTiming().iterations,
+          properties: [...new Set(a.effect.getKeyframes().flatMap((k) => Object.keys(k)))]
+            .filter((p) => !['offset', 'computedOffset', 'easing', 'composite'].includes(p)),
+        }))"""
+    )
+    assert animations == [{"iterations": 5, "properties": ["transform"]}]
+    # The shine stays under the banner's text and link.
+    link = page.locator(".download-banner__link")
+    on_top = link.evaluate(
+        """(el) => { const r = el.getBoundingClientRect();
+                     return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }"""
+    )
+    assert on_top
+
+
 def test_carousel_cycles_and_ignores_clicks_during_animation(new_page, site):
     page = _open(new_page, site, routes.HOME.fr)
     carousel = page.locator("[data-moves]")
