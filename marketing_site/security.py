@@ -9,8 +9,9 @@ Reflex's own routes and the websocket handshake:
   no `unsafe-eval`; `frame-ancestors 'none'`. The prerendered pages carry inline scripts
   (theme, scroll restoration, React Router's hydration data): their SHA-256 hashes are
   computed at build time (`exact_paths.write_manifest`) and `ExactPathSite` sends each page
-  with its own hashes. Styles keep `'unsafe-inline'`: Emotion and Radix inject style tags and
-  attributes at run time (a style cannot run code).
+  with its own hashes. Styles keep `'unsafe-inline'` (a style cannot run code): the site's
+  own pages need none beyond their theme `<style>` since they ship no runtime CSS
+  (`frontend_build`), but a configured consent service or analytics script inserts styles.
 - Strict-Transport-Security when the site is served over https (SITE_URL or the request).
 - X-Content-Type-Options, Referrer-Policy, X-Frame-Options, a restrictive Permissions-Policy.
   Scripts and stylesheets go without the three headers that only documents act on (CSP,
