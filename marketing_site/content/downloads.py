@@ -9,7 +9,7 @@ a text, re-run `.venv/bin/python scripts/make_documents.py`.
 The front matter gives `file` (its name in files/), `display_name` (the name the visitor's browser
 saves it under: ASCII, no slashes), `label`, `title` and `subtitle` (the cover; the title and
 subtitle are also the PDF metadata) and, for the documentation a solution page offers, `page`
-(how that page describes it: `content.documents`). The body, parsed with markdown-it-py:
+(how that page describes it: `pages.feature_page`). The body, parsed with markdown-it-py:
 - `## Heading` starts a section (listed in the table of contents);
 - a paragraph in emphasis alone (`*...*`) is a lead paragraph, other paragraphs are body text;
 - `### Subheading`; `- item` bullet lists (`**term**` for a bold term);
