@@ -29,10 +29,13 @@ import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from marketing_site import routes
 from marketing_site.brand import BRAND_NAME, LEGAL_NAME
 
 CONTENT = Path(__file__).resolve().parent
-LANGS = ("fr", "en")
+# Every language of the site has its documents (a new language's are its copy of the English
+# ones until translated, each under a file name of its own).
+LANGS = routes.LANGS
 KEYS = ("ebook", "white_paper", "portal_documentation", "kyc_documentation", "subscription_documentation")
 FACTS = {"{{brand}}": BRAND_NAME, "{{legal_name}}": LEGAL_NAME}
 
@@ -138,7 +141,7 @@ def parse_document(source: str, path: Path) -> dict[str, Any]:
 
 @cache
 def documents_in(lang: str) -> dict[str, dict]:
-    """The five documents in `lang` ("fr" or "en"), by key."""
+    """The five documents in `lang`, by key."""
     folder = CONTENT / lang / "documents"
     return {key: parse_document((folder / f"{key}.md").read_text("utf-8"), folder / f"{key}.md") for key in KEYS}
 
