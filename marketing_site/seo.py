@@ -13,9 +13,8 @@ from xml.sax.saxutils import escape
 import reflex as rx
 
 from marketing_site import routes
-from marketing_site.content import meta
+from marketing_site.content.words import words
 from marketing_site.settings import get_settings
-
 
 
 def og_image_path(key: str, lang: str) -> str:
@@ -29,9 +28,9 @@ def url(path: str) -> str:
 
 
 def page_text(key: str, lang: str) -> dict[str, str]:
-    """Title and description of a page in a language (French when it has no English)."""
-    table = meta.EN if lang == "en" else meta.FR
-    return table.get(key) or meta.FR[key]
+    """Title and description of a page in a language (`content/<lang>/meta.yaml`; French
+    for a page that exists in French only)."""
+    return words(lang, f"meta.{key}")
 
 
 def head_tags(page: routes.Page | None, lang: str) -> list[rx.Component]:
@@ -51,7 +50,7 @@ def head_tags(page: routes.Page | None, lang: str) -> list[rx.Component]:
         rx.el.meta(property="og:description", content=text["description"]),
         rx.el.meta(property="og:url", content=url(path)),
         rx.el.meta(property="og:type", content="website"),
-        rx.el.meta(property="og:locale", content="en_GB" if lang == "en" else "fr_FR"),
+        rx.el.meta(property="og:locale", content=words(lang, "common.locale")),
         rx.el.meta(name="twitter:card", content="summary_large_image"),
     ]
     if page.bilingual:

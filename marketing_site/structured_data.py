@@ -8,9 +8,10 @@
   of the page's language, Complete on quote) and the pricing questions as a `FAQPage`.
 
 The webinars are replays on demand, with no date: no `Event` is published for them.
-Everything comes from the content modules and the pricing state, never from a copy; the
-amounts from `offer_prices` only. Each page gets one `<script type="application/ld+json">`
-with an `@graph` (a data block: browsers never run it, and the CSP hashes skip it).
+Everything comes from the pages' words (`content/<lang>/`), the offers' facts and the pricing
+state, never from a copy; the amounts from `offer_prices` only. Each page gets one
+`<script type="application/ld+json">` with an `@graph` (a data block: browsers never run it,
+and the CSP hashes skip it).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.brand import BRAND_NAME, FOUNDED_YEAR, LEGAL_NAME
-from marketing_site.content import pricing as pricing_content
 from marketing_site.content.offers import OFFER_NAMES, OFFERS
 from marketing_site.content.layout import SOCIAL_LINKS
 from marketing_site.content.words import words
@@ -44,7 +44,7 @@ def offer_prices(lang: str) -> list[dict[str, Any]]:
     pricing page and the compare table also use) in the configured price set, with the page's
     units. An empty list of parts means on quote.
     """
-    text = (pricing_content.EN if lang == "en" else pricing_content.FR)["offers"]
+    text = words(lang, "pricing.offers")
     price_set = get_settings().pricing_price_set
     offers = []
     for item in text["items"]:
@@ -126,7 +126,7 @@ def products(lang: str) -> list[dict[str, Any]]:
 
 
 def faq(lang: str) -> dict[str, Any]:
-    items = (pricing_content.EN if lang == "en" else pricing_content.FR)["faq"]["items"]
+    items = words(lang, "pricing.faq.items")
     return {
         "@type": "FAQPage",
         "inLanguage": lang,

@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from marketing_site import routes  # noqa: E402
 from marketing_site.brand import BRAND_NAME  # noqa: E402
+from marketing_site.content.words import words  # noqa: E402
 from marketing_site.seo import og_image_path, page_text  # noqa: E402
 
 LOGO = (ROOT / "assets" / "logo.svg").read_text()
@@ -31,10 +32,6 @@ h1{{font-size:{size}px;line-height:1.15;margin:0;max-width:1000px}}
 p{{font-size:28px;margin:0;color:#dbe4f0}}
 </style></head><body><div class="brand">{logo}<span>{brand}</span></div>
 <div><div class="bar"></div><h1>{title}</h1></div><p>{tagline}</p></body></html>"""
-TAGLINE = {
-    "fr": "Portail client et CRM pour la gestion de patrimoine",
-    "en": "Client portal and CRM for wealth management",
-}
 
 
 def main() -> int:
@@ -52,8 +49,11 @@ def main() -> int:
         for key, lang in cards:
             title = page_text(key, lang)["title"].split(" | ")[0]
             size = 64 if len(title) < 40 else 52
+            tagline = words(lang, "meta.card_tagline")
             page.set_content(
-                TEMPLATE.format(logo=LOGO, brand=BRAND_NAME, title=html.escape(title), size=size, tagline=TAGLINE[lang])
+                TEMPLATE.format(
+                    logo=LOGO, brand=BRAND_NAME, title=html.escape(title), size=size, tagline=html.escape(tagline)
+                )
             )
             target = ROOT / "assets" / og_image_path(key, lang).lstrip("/")
             page.screenshot(path=str(target), type="jpeg", quality=80)

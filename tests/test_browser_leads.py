@@ -20,9 +20,13 @@ from lead_corpus import ACCEPTED, BASE, REFUSED
 from lead_payloads import lead_payload
 from marketing_site import routes
 from marketing_site.content.downloads import document_for
-from marketing_site.content.lead_forms import EN, FORMS, FR
+from marketing_site.content.lead_forms import FORMS
+from marketing_site.content.words import words as site_words
 
 pytestmark = pytest.mark.browser
+
+# The words every lead form shares (content/<lang>/lead_forms.yaml).
+FR, EN = site_words("fr", "lead_forms"), site_words("en", "lead_forms")
 
 # Form key -> a French page that carries it.
 FORM_PAGES = {

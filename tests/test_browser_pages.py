@@ -159,9 +159,12 @@ def test_pricing_and_compare_state_the_same_facts(new_page, site, lang):
     """Every feature a pricing card lists as included or optional has that status in the
     offer's column of the compare table, every add-on of the table is on the card, and an
     "all of X" line means every feature X includes is included."""
+    from marketing_site.content.offers import OFFER_NAMES
     from marketing_site.content.words import words
 
     status = words(lang, "compare.table.status")
+    # A card's "everything in offer X" lines, as the pricing page words them: line -> X.
+    all_of_lines = {line: OFFER_NAMES[key] for key, line in words(lang, "pricing.offers.all_of").items()}
     cards = _pricing_cards(_open(new_page, site, routes.PRICING.path(lang)))
     matrix = _compare_matrix(_open(new_page, site, routes.COMPARE.path(lang)))
     services = {"Support premium", "Onboarding personnalisé", "Gestion et nettoyage des données",
@@ -170,7 +173,7 @@ def test_pricing_and_compare_state_the_same_facts(new_page, site, lang):
     checked = 0
     for offer, card in cards.items():
         for line in card["included"]:
-            all_of = next((other for other in cards if line.startswith((f"Tout {other} ", f"All of {other}:"))), None)
+            all_of = all_of_lines.get(line)
             if all_of:
                 for feature, cells in matrix.items():
                     if cells[all_of] == status["yes"]:

@@ -1,7 +1,22 @@
-"""The UI message catalogues: the same keys in French and English, and no empty message."""
+"""The UI messages (`content/<lang>/messages.yaml`): the same keys in French and English, and no
+empty message."""
 
-from marketing_site.i18n.en import MESSAGES as EN
-from marketing_site.i18n.fr import MESSAGES as FR
+from marketing_site.content.words import words
+
+
+def _flat(tree: dict, prefix: str = "") -> dict[str, object]:
+    """The messages by their i18n key ("login.title")."""
+    flat: dict[str, object] = {}
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            flat.update(_flat(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+FR = _flat(words("fr", "messages"))
+EN = _flat(words("en", "messages"))
 
 
 def test_french_and_english_have_the_same_keys():

@@ -11,7 +11,8 @@ import pytest
 
 from lead_corpus import ACCEPTED, BASE, REFUSED, variants
 from marketing_site.content.downloads import document_for
-from marketing_site.content.lead_forms import EN, FORMS, FR
+from marketing_site.content.lead_forms import FORMS
+from marketing_site.content.words import words
 from servers import SiteServer, free_port
 from lead_payloads import EBOOK_SUBJECT, lead_payload
 
@@ -83,7 +84,7 @@ def test_every_plausible_variant_is_accepted_over_http(site_server, smtp):
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_refused_variants_get_a_422_with_the_field_message_in_the_page_language(site_server, lang):
-    messages = (FR if lang == "fr" else EN)["field_errors"]
+    messages = words(lang, "lead_forms.field_errors")
     for field, value in variants(REFUSED):
         payload = lead_payload(**{**BASE, "email": f"refused-{time.time_ns()}@example.com", field: value}, lang=lang)
         response = httpx.post(site_server.url + API, json=payload)

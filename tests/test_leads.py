@@ -82,11 +82,11 @@ def test_every_plausible_value_is_accepted(field, value):
 @pytest.mark.parametrize(("field", "value"), variants(REFUSED))
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_refused_values_get_the_field_message_in_the_page_language(field, value, lang):
-    from marketing_site.content.lead_forms import EN, FR
+    from marketing_site.content.words import words
     from marketing_site.services.leads import validate_contact
 
     check = validate_contact({**BASE, field: value}, lang)
-    messages = (FR if lang == "fr" else EN)["field_errors"]
+    messages = words(lang, "lead_forms.field_errors")
     assert set(check.errors) == {field}
     assert check.errors[field] in messages.values()
 

@@ -19,7 +19,7 @@ import pytest
 from servers import SiteServer, free_port
 
 from marketing_site import routes
-from marketing_site.i18n import EN, FR
+from marketing_site.i18n import lookup
 
 pytestmark = pytest.mark.browser
 
@@ -90,22 +90,22 @@ def _open(new_page, url: str, locale: str = "fr-FR"):
     return page
 
 
-@pytest.mark.parametrize(("locale", "words"), [("fr-FR", FR), ("en-GB", EN)])
+@pytest.mark.parametrize(("locale", "lang"), [("fr-FR", "fr"), ("en-GB", "en")])
 def test_without_a_reset_endpoint_the_page_says_how_to_reset_and_sends_nothing(
-    new_page, site, page_errors, locale, words
+    new_page, site, page_errors, locale, lang
 ):
     page = _open(new_page, site, locale)
     manual = page.get_by_test_id("reset-manual")
     manual.wait_for()
     page.wait_for_timeout(500)  # the page's state has loaded: still no form
     assert page.locator("#reset-email").count() == 0
-    assert words["reset_password.manual_steps"] in manual.inner_text()
+    assert lookup(lang, "reset_password.manual_steps") in manual.inner_text()
     assert page.locator("main a[href^='mailto:']").count() >= 1
     provider = page.get_by_test_id("reset-provider-link")
     assert provider.get_attribute("href").startswith("/auth/login?")
     text = page.locator("main").inner_text()
     for claim in ("reset_password.requested", "reset_password.lead"):
-        assert words[claim] not in text
+        assert lookup(lang, claim) not in text
     assert "quelques minutes" not in text and "within a few minutes" not in text
     assert page_errors == []
 
@@ -118,9 +118,9 @@ def test_with_a_reset_endpoint_the_provider_is_called_and_the_page_says_what_it_
     reset_endpoint.status = 200
     page = _open(new_page, reset_site)
     page.locator("#reset-email").fill("camille.durand+reset@example.test")
-    page.get_by_role("button", name=FR["reset_password.submit"]).click()
+    page.get_by_role("button", name=lookup("fr", "reset_password.submit")).click()
     page.get_by_test_id("reset-requested").wait_for()
-    assert page.get_by_test_id("reset-requested").inner_text() == FR["reset_password.requested"]
+    assert page.get_by_test_id("reset-requested").inner_text() == lookup("fr", "reset_password.requested")
     assert reset_endpoint.calls == [
         {
             "path": RESET_PATH,
@@ -132,9 +132,9 @@ def test_with_a_reset_endpoint_the_provider_is_called_and_the_page_says_what_it_
     reset_endpoint.status = 500
     page = _open(new_page, reset_site, "en-GB")
     page.locator("#reset-email").fill("ada@example.test")
-    page.get_by_role("button", name=EN["reset_password.submit"]).click()
+    page.get_by_role("button", name=lookup("en", "reset_password.submit")).click()
     page.get_by_test_id("reset-failed").wait_for()
-    assert EN["reset_password.failed"] in page.get_by_test_id("reset-failed").inner_text()
+    assert lookup("en", "reset_password.failed") in page.get_by_test_id("reset-failed").inner_text()
     assert page.get_by_test_id("reset-requested").count() == 0
     assert page.locator("#reset-email").count() == 1
     assert len(reset_endpoint.calls) == 2

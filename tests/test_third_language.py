@@ -1,26 +1,48 @@
 """A third language is one entry in the route table and one copied folder, translated.
 
 This module does what a maintainer would, in a copy of the project: adds German to
-`routes.LANGUAGES`, copies `content/en/` to `content/de/`, translates the demo page's title,
+`routes.LANGUAGES`, copies `content/en/` to `content/de/`, translates a few words (the demo
+page's title, the pricing page's title and heading, its currency, the language's locale),
 then makes a production build (in a web folder of its own, REFLEX_WEB_WORKDIR, ~1 min) and
 serves it. Nothing else of the code changes.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+from pathlib import Path
 
 import httpx
 import pytest
 
+from lead_payloads import lead_payload
 from servers import ROOT, SiteServer, build_in_own_web_folder, free_port
 
 ROUTE_TABLE_ENTRY = 'LANGUAGES: dict[str, str] = {"fr": "", "en": "/en"}'
-GERMAN_TITLE = "Buchen Sie Ihre 30-minütige {{brand}}-Demo"
+# (file of content/de/, English line as copied, its German translation)
+TRANSLATIONS = (
+    ("demo.yaml", r"^  title: Book your .*$", "  title: Buchen Sie Ihre 30-minütige {{brand}}-Demo"),
+    ("pricing.yaml", r"^  title: Our offers & pricing$", "  title: Unsere Angebote & Preise"),
+    ("pricing.yaml", r"^  currency_prefix: \$$", "  currency_prefix: ''"),
+    ("pricing.yaml", r"^  currency_suffix: ''$", "  currency_suffix: ' €'"),
+    ("pricing.yaml", r"^  currency_code: USD$", "  currency_code: EUR"),
+    ("meta.yaml", r"^  title: Pricing \| \{\{brand\}\}$", "  title: Preise | {{brand}}"),
+    ("common.yaml", r"^locale: en_GB$", "locale: de_DE"),
+)
 # The project's own files a build and a server read; the rest is linked, not copied.
 COPIED = ("marketing_site", "assets", "rxconfig.py", "alembic", "alembic.ini")
 LINKED = (".venv", ".tools", "files")
+
+
+def _translate(folder: Path) -> None:
+    for name, english, german in TRANSLATIONS:
+        path = folder / name
+        text = path.read_text(encoding="utf-8")
+        found = re.search(english, text, re.M)
+        assert found, f"{name}: {english!r} moved: update this test"
+        path.write_text(text.replace(found.group(0), german), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -42,14 +64,10 @@ def german_site(workdir):
     table = routes.read_text(encoding="utf-8")
     assert ROUTE_TABLE_ENTRY in table, "the route table's language entry moved: update this test"
     routes.write_text(table.replace(ROUTE_TABLE_ENTRY, ROUTE_TABLE_ENTRY[:-1] + ', "de": "/de"}'), encoding="utf-8")
-    # 2. One copied folder, 3. translated (one sentence is enough to prove the wiring).
+    # 2. One copied folder, 3. translated (a few words are enough to prove the wiring).
     content = project / "marketing_site" / "content"
     shutil.copytree(content / "en", content / "de")
-    demo = content / "de" / "demo.yaml"
-    words = demo.read_text(encoding="utf-8")
-    english_title = re.search(r"^  title: (Book your .*)$", words, re.M)
-    assert english_title, "the English demo title moved: update this test"
-    demo.write_text(words.replace(english_title.group(0), f"  title: {GERMAN_TITLE}"), encoding="utf-8")
+    _translate(content / "de")
 
     web = project / ".web"
     server = SiteServer(free_port(), workdir, root=project, REFLEX_WEB_WORKDIR=str(web))
@@ -71,3 +89,52 @@ def test_a_third_language_is_served_under_its_prefix_in_its_words(german_site):
     french = httpx.get(german_site.url + "/demo-nereo")
     assert "Réservez votre démonstration Nereo de 30 minutes" in french.text
     assert "Buchen" not in french.text and '<html lang="fr"' in french.text
+
+
+def _attr(tag: str, name: str) -> str | None:
+    match = re.search(rf'\b{name}="([^"]*)"', tag, re.I)
+    return match.group(1) if match else None
+
+
+def _alternates(html: str) -> dict[str, str]:
+    """hreflang -> href of the page's alternate links."""
+    links = re.findall(r"<link\b[^>]*>", html)
+    return {_attr(t, "hreflang"): _attr(t, "href") for t in links if _attr(t, "rel") == "alternate"}
+
+
+def _og_locale(html: str) -> str | None:
+    metas = re.findall(r"<meta\b[^>]*>", html)
+    return next((_attr(t, "content") for t in metas if _attr(t, "property") == "og:locale"), None)
+
+
+def test_every_word_of_a_page_comes_from_the_language_folder(german_site):
+    page = httpx.get(german_site.url + "/de/pricing")
+    assert page.status_code == 200
+    html = page.text
+    assert '<html lang="de"' in html
+    # Its title (meta.yaml), its heading (pricing.yaml) and its locale (common.yaml).
+    assert "<title>Preise | Nereo</title>" in html
+    assert "Unsere Angebote &amp; Preise" in html
+    assert _og_locale(html) == "de_DE"
+    # Its currency, on the page and in its structured data.
+    assert re.search(r'data-testid="price-engage"[^>]*>8 €<', html)
+    ld = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S).group(1))
+    offers = [node["offers"] for node in ld["@graph"] if node["@type"] == "Product"]
+    assert offers and {offer["priceCurrency"] for offer in offers} == {"EUR"}
+    # A bilingual page names its three versions, and each of the others names it back.
+    alternates = _alternates(html)
+    assert set(alternates) == {"fr", "en", "de", "x-default"}
+    assert alternates["de"] == german_site.url + "/de/pricing"
+    assert alternates["en"] == german_site.url + "/en/pricing"
+    for lang in ("fr", "en"):
+        assert _alternates(httpx.get(alternates[lang]).text) == alternates
+    assert f"<loc>{german_site.url}/de/pricing</loc>" in httpx.get(german_site.url + "/sitemap.xml").text
+    # English keeps its own words, locale and currency.
+    english = httpx.get(german_site.url + "/en/pricing").text
+    assert "<title>Pricing | Nereo</title>" in english and _og_locale(english) == "en_GB"
+    assert "Preise" not in english and re.search(r'data-testid="price-engage"[^>]*>\$8<', english)
+
+
+def test_a_lead_from_a_third_language_page_is_accepted(german_site):
+    answer = httpx.post(german_site.url + "/api/v1/mail/send", json=lead_payload(lang="de"))
+    assert answer.status_code == 200, answer.text

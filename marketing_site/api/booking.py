@@ -81,7 +81,8 @@ def _page(lang: str, body: str, status: int = 200) -> HTMLResponse:
 def _lang_of(request: Request, found: booking.CancelResult) -> str:
     if found.booking is not None:
         return found.booking.lang
-    return "en" if request.query_params.get("lang") == "en" else "fr"
+    lang = request.query_params.get("lang")
+    return lang if lang in routes.LANGS else "fr"
 
 
 def _slot_text(found: booking.CancelResult) -> dict[str, str]:

@@ -15,6 +15,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from marketing_site import routes
 from marketing_site.content.lead_forms import FORMS
 from marketing_site.services.leads import HONEYPOT_FIELD, MAX_TEXT_LENGTH, contact_json_schema, submit_lead
 from marketing_site.settings import get_settings
@@ -127,7 +128,7 @@ def _lead_schema() -> dict:
             "text": {"type": "string", "maxLength": MAX_TEXT_LENGTH},
             "mailSent": {"type": "boolean", "nullable": True},
             "error": {"type": "boolean", "nullable": True},
-            "lang": {"type": "string", "enum": ["fr", "en"], "description": "Language of the page: "
+            "lang": {"type": "string", "enum": list(routes.LANGS), "description": "Language of the page: "
                      "of the document mailed about and of the 422 messages."},
             "elapsedMs": {
                 "type": "number",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site import routes
-from marketing_site.content import lead_forms
 from marketing_site.content.words import words as site_words
 from marketing_site.services.leads import contact_field_specs
 
@@ -28,7 +27,7 @@ class BookingScheduler(rx.Component):
 
 def booking_scheduler(lang: str, fallback_href: str) -> rx.Component:
     """The scheduler in `lang`; `fallback_href` is the mail link shown if the slots cannot load."""
-    form_words = lead_forms.FR if lang == "fr" else lead_forms.EN
+    form_words = site_words(lang, "lead_forms")
     words = site_words(lang, "booking")
     return BookingScheduler.create(
         lang=lang,

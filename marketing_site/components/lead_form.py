@@ -12,6 +12,7 @@ import reflex as rx
 from marketing_site import routes
 from marketing_site.api.files import file_url
 from marketing_site.content import downloads, lead_forms
+from marketing_site.content.words import words as site_words
 from marketing_site.services.leads import contact_field_specs
 
 
@@ -46,7 +47,7 @@ class LeadForm(rx.Component):
 def lead_form(form_key: str, lang: str) -> rx.Component:
     """The form of `lead_forms.FORMS[form_key]` in `lang` (labels, texts, thank-you route)."""
     definition = lead_forms.FORMS[form_key]
-    words = lead_forms.FR if lang == "fr" else lead_forms.EN
+    words = site_words(lang, "lead_forms")
     document = downloads.document_for(definition["document"], lang)
     return LeadForm.create(
         form_key=form_key,

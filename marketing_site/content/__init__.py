@@ -1,5 +1,6 @@
-"""Page copy and data, kept apart from layout code.
+"""The site's words and its language-neutral facts, kept apart from layout code.
 
-Each module holds the words of one page (or of the shared layout) keyed by language:
-`FR` and `EN` dicts with the same keys. Pages only arrange what they find here.
+The words are `content/<lang>/` (YAML and Markdown, read through `content.words`); the modules
+here hold what no language changes (offer facts, image paths, lead-form definitions, company
+facts). Pages only arrange what they find here.
 """

@@ -9,7 +9,7 @@ a text, re-run `.venv/bin/python scripts/make_documents.py`.
 The front matter gives `file` (its name in files/), `display_name` (the name the visitor's browser
 saves it under: ASCII, no slashes), `label`, `title` and `subtitle` (the cover; the title and
 subtitle are also the PDF metadata) and, for the documentation a solution page offers, `page`
-(how that page describes it: `content.documents`). The body, parsed with markdown-it-py:
+(how that page describes it: `pages.feature_page`). The body, parsed with markdown-it-py:
 - `## Heading` starts a section (listed in the table of contents);
 - a paragraph in emphasis alone (`*...*`) is a lead paragraph, other paragraphs are body text;
 - `### Subheading`; `- item` bullet lists (`**term**` for a bold term);
@@ -29,10 +29,13 @@ import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from marketing_site import routes
 from marketing_site.brand import BRAND_NAME, LEGAL_NAME
 
 CONTENT = Path(__file__).resolve().parent
-LANGS = ("fr", "en")
+# Every language of the site has its documents (a new language's are its copy of the English
+# ones until translated, each under a file name of its own).
+LANGS = routes.LANGS
 KEYS = ("ebook", "white_paper", "portal_documentation", "kyc_documentation", "subscription_documentation")
 FACTS = {"{{brand}}": BRAND_NAME, "{{legal_name}}": LEGAL_NAME}
 
@@ -138,7 +141,7 @@ def parse_document(source: str, path: Path) -> dict[str, Any]:
 
 @cache
 def documents_in(lang: str) -> dict[str, dict]:
-    """The five documents in `lang` ("fr" or "en"), by key."""
+    """The five documents in `lang`, by key."""
     folder = CONTENT / lang / "documents"
     return {key: parse_document((folder / f"{key}.md").read_text("utf-8"), folder / f"{key}.md") for key in KEYS}
 

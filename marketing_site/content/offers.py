@@ -3,7 +3,8 @@
 The pricing page (cards: price, unit, what is included, optional add-ons) and the compare
 table (one row per feature, one column per offer) are both derived from `OFFERS`, so the
 two pages cannot disagree; structured data can use the same. The words naming the
-features are `FR`/`EN` below; the rest of each page's words stay in its content module.
+features are `features` in `content/<lang>/offers.yaml`; each page's other words are in its
+own file there.
 
 - Engage: the white-label client portal. Manage: the advisor CRM.
 - Interact: Engage plus Manage. Complete: Interact plus KYC onboarding.
@@ -18,6 +19,8 @@ from typing import Literal
 
 OFFER_KEYS = ("engage", "manage", "interact", "complete")
 OFFER_NAMES = {"engage": "Engage", "manage": "Manage", "interact": "Interact", "complete": "Complete"}
+# Each offer's colour (a theme CSS variable), shared by the pricing cards and the compare guide.
+OFFER_ACCENTS = {"engage": "premium", "manage": "relationclient", "interact": "blue-flash", "complete": "compliance"}
 
 # A feature's status in an offer.
 INCLUDED, OPTIONAL, NOT_INCLUDED = "yes", "option", "no"
@@ -113,61 +116,6 @@ OFFERS: dict[str, Offer] = {
         unit="quote",
         prices={DEFAULT_SET: "", ALTERNATE_SET: ""},
     ),
-}
-
-# The names of the features, shared by the pricing cards and the compare table.
-FR = {
-    "white_label_portal": "Portail client en marque blanche",
-    "portfolio_reporting": "Reporting de portefeuille et génération de rapports clients",
-    "document_sharing": "Partage de documents avec le client",
-    "targeted_content": "Publication de contenus ciblés avec score de pertinence",
-    "secure_chat": "Messagerie sécurisée avec proposition de rendez-vous",
-    "mobile_app": "Application mobile",
-    "alerts": "Alertes priorisées : comportement, contenus, portefeuilles, conformité",
-    "tasks": "Gestionnaire de tâches et to-do list intelligente",
-    "calendar_sync": "Synchronisation bidirectionnelle de l'agenda avec deux messageries",
-    "meeting_notes": "Notes de réunion et reporting intelligent",
-    "client_file": "Fiche client 360° aux champs paramétrables",
-    "contact_groups": "Groupes : familles, personnes physiques et morales, indivisions",
-    "sales_pipeline": "Pipeline commercial et tableaux de bord",
-    "aggregation": "Agrégation de comptes externes",
-    "optimisation": "Optimisation de portefeuille",
-    "kyc_onboarding": "Onboarding KYC digital et personnalisation des questionnaires",
-    "document_checklists": "Check-lists documentaires paramétrables envoyées par e-mail",
-    "compliance_controls": "Contrôles de conformité",
-    "profile_updates": "Mise à jour des profils clients",
-    "kyc_lab": "Contrôles automatisés KYC-LAB (lutte anti-blanchiment, via partenaire)",
-    "two_factor": "Double authentification et détection d'intrusion",
-    "premium_support": "Support premium",
-    "onboarding": "Onboarding personnalisé",
-    "data_cleanup": "Gestion et nettoyage des données",
-}
-
-EN = {
-    "white_label_portal": "White-label client portal",
-    "portfolio_reporting": "Portfolio reporting and client report generation",
-    "document_sharing": "Document sharing with the client",
-    "targeted_content": "Targeted content publishing with a matching score",
-    "secure_chat": "Secure chat with appointment proposals",
-    "mobile_app": "Mobile app",
-    "alerts": "Prioritised alerts: behaviour, content, portfolios, compliance",
-    "tasks": "Task manager and smart to-do list",
-    "calendar_sync": "Two-way calendar sync with two mail providers",
-    "meeting_notes": "Meeting notes and intelligent reporting",
-    "client_file": "360° client file with configurable fields",
-    "contact_groups": "Groups: families, natural and legal persons, joint ownership",
-    "sales_pipeline": "Sales pipeline and commercial dashboards",
-    "aggregation": "External account aggregation",
-    "optimisation": "Portfolio optimisation",
-    "kyc_onboarding": "Digital KYC onboarding and questionnaire customisation",
-    "document_checklists": "Configurable document checklists sent by email",
-    "compliance_controls": "Compliance controls",
-    "profile_updates": "Client profile updates",
-    "kyc_lab": "Automated KYC-LAB checks (anti-money-laundering, through a partner)",
-    "two_factor": "Two-factor authentication and intrusion detection",
-    "premium_support": "Premium support",
-    "onboarding": "Personalised onboarding",
-    "data_cleanup": "Data management and clean-up",
 }
 
 

@@ -5,7 +5,8 @@ reads `fr/consent.yaml`, key `title`). Long texts live in Markdown files with a 
 matter (`document("fr", "privacy")`), parsed at build time with markdown-it-py into the
 block structure `pages.legal_document` renders: nothing Markdown reaches the browser.
 
-A key or a document missing in a language falls back to French. French text gets its
+A key or a document missing in a language falls back to French (the UI messages of
+`marketing_site.i18n` ask for English instead, SPEC §1). French text gets its
 typography here, once, for every page: no-break spaces before « : ; ! ? % » and after « and
 n°. Amounts keep their plain spaces ("2 147 001,10 €"), as they are written and searched for.
 Values under the keys in `PLAIN_KEYS` (anchors, link targets) and under the keys a YAML file
@@ -136,13 +137,14 @@ def _lookup(data: dict | None, path: list[str]) -> Any:
 _MISSING = object()
 
 
-def words(lang: str, key: str) -> Any:
+def words(lang: str, key: str, fallback: str = DEFAULT_LANG) -> Any:
     """The words under `key` ("file.key.subkey"; "file" alone for the whole file) in `lang`.
 
-    A string, or a dict or list of them; French (with its typography) when `lang` lacks it.
+    A string, or a dict or list of them; in `fallback` (French, with its typography, unless
+    told otherwise) when `lang` lacks it.
     """
     name, *path = key.split(".")
-    for source in dict.fromkeys((lang, DEFAULT_LANG)):
+    for source in dict.fromkeys((lang, fallback)):
         data = _yaml_file(source, name)
         if data is None:
             continue
@@ -152,7 +154,7 @@ def words(lang: str, key: str) -> Any:
             if plain & set(path):  # asked for a value under a plain key
                 return _without_plain(value)
             return _typeset(_without_plain(value), source, plain)
-    raise MissingWords(f"no words for {key!r} in {lang!r} or {DEFAULT_LANG!r}")
+    raise MissingWords(f"no words for {key!r} in {lang!r} or {fallback!r}")
 
 
 # -- Markdown documents -------------------------------------------------------------------

@@ -1,9 +1,11 @@
-"""UI message catalogues (French and English) and the browser-language rule.
+"""UI messages and the browser-language rule.
 
 Pages that exist in one language only (login, reset, trial, thank-you, download
 landings, not-found) show their shared UI messages in the visitor's browser language:
-`fr*` gives French, anything else English, French when no language is known. A key
-missing from a catalogue falls back to English.
+`fr*` gives French, anything else English, French when no language is known (SPEC §1).
+The messages are `content/<lang>/messages.yaml`, read through `content.words`; a message
+missing in a language falls back to English (SPEC §1: "the fallback is English"), where
+page words fall back to French.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ from __future__ import annotations
 import reflex as rx
 from reflex.vars.base import VarData
 
-from marketing_site.i18n.en import MESSAGES as EN
-from marketing_site.i18n.fr import MESSAGES as FR
+from marketing_site.content.words import words
 
-CATALOGUES: dict[str, dict[str, str]] = {"fr": FR, "en": EN}
+FALLBACK_LANG = "en"
+
+
 def lookup(lang: str, key: str) -> str:
-    """A message in `lang`, English when that catalogue lacks it."""
-    return CATALOGUES.get(lang, EN).get(key) or EN[key]
+    """A message in `lang`, English when that language lacks it."""
+    return words(lang, f"messages.{key}", fallback=FALLBACK_LANG)
 
 
 # The browser's message language, decided in the browser (`useBrowserLang` in

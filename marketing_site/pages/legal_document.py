@@ -176,7 +176,7 @@ def _section(number: int, section: dict, lang: str, back_label: str) -> rx.Compo
 
 def _placeholders(lang: str) -> dict[str, str]:
     """What a legal text's `{{placeholder}}`s stand for besides the brand: the company's facts."""
-    return legal_entity.FR if lang == "fr" else legal_entity.EN
+    return {**legal_entity.FACTS, **words(lang, "legal_entity")}
 
 
 def legal_document(name: str, lang: str, art: str) -> rx.Component:

@@ -439,7 +439,7 @@ def _limiter() -> RateLimiter | RedisRateLimiter:
 
 
 def _lang(payload: Mapping[str, Any]) -> str:
-    return payload.get("lang") if payload.get("lang") in ("fr", "en") else "fr"  # type: ignore[return-value]
+    return payload.get("lang") if payload.get("lang") in routes.LANGS else "fr"  # type: ignore[return-value]
 
 
 def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = None) -> BookResult:
@@ -457,7 +457,7 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     # The lead form's own rules and messages (services.leads), in the visitor's language.
     contact = leads.validate_contact(payload, lang)
     errors = dict(contact.errors)
-    if payload.get("lang") not in ("fr", "en"):
+    if payload.get("lang") not in routes.LANGS:
         errors["lang"] = messages["lang"]
     zone_name = payload.get("timezone")
     if not isinstance(zone_name, str) or zone_name not in TIMEZONES:

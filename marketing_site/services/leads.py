@@ -23,9 +23,10 @@ from pydantic_core import PydanticCustomError
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from marketing_site.content import lead_forms
+from marketing_site import routes
 from marketing_site.content.downloads import document_for
-from marketing_site.content.lead_forms import FORMS, MAIL_DOCUMENT_LANGUAGE, MAIL_FLAGS
+from marketing_site.content.lead_forms import FORMS
+from marketing_site.content.words import words
 from marketing_site.db import new_session
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services import mail
@@ -103,8 +104,9 @@ class ContactFields(BaseModel):
     The server validates with it (`validate_contact`), the API documents it
     (`contact_json_schema`, in the OpenAPI schema) and the browser form gets its field list,
     input attributes and messages from it (`contact_field_specs`). To add a field: a line
-    here, its label and message in `content/lead_forms.py`, a column in `db/leads.py` and a
-    migration. Other payload keys are ignored here (the API checks its own).
+    here, its label in each `content/<lang>/lead_forms.yaml` and its line in the sales
+    summary (`content/fr/lead_sales.yaml`), a column in `db/leads.py` and a migration.
+    Other payload keys are ignored here (the API checks its own).
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -154,15 +156,11 @@ def contact_json_schema() -> dict[str, Any]:
     return ContactFields.model_json_schema()
 
 
-def _words(lang: str) -> dict:
-    return lead_forms.EN if lang == "en" else lead_forms.FR
-
-
 def contact_field_specs(lang: str) -> list[dict[str, Any]]:
     """The contact fields as the browser form needs them: input attributes and the messages
     to show next to each field, in `lang` (the same rules `validate_contact` applies)."""
-    words = _words(lang)
-    messages = words["field_errors"]
+    text = words(lang, "lead_forms")
+    messages = text["field_errors"]
     return [
         {
             "name": name,
@@ -170,7 +168,7 @@ def contact_field_specs(lang: str) -> list[dict[str, Any]]:
             "autoComplete": rule.autocomplete,
             "pattern": rule.pattern,
             "maxLength": MAX_FIELD_LENGTH,
-            "label": words["labels"][name],
+            "label": text["labels"][name],
             "messages": {
                 "required": messages["required"],
                 "tooLong": messages["too_long"],
@@ -239,9 +237,9 @@ def validate_contact(values: Mapping[str, Any], lang: str = "fr") -> ContactChec
     The browser applies the same rules before sending (`contact_field_specs`); the server is
     the authority. Values are returned stripped and NFC-normalised (tabs become spaces), the
     email's domain lower-case and readable (IDN), and errors carry the messages shown next to
-    the fields in `lang` ("fr" or "en").
+    the fields in `lang` (one of `routes.LANGS`).
     """
-    messages = _words(lang)["field_errors"]
+    messages = words(lang, "lead_forms.field_errors")
     try:
         cleaned = ContactFields.model_validate(values).model_dump()
     except ValidationError as refused:
@@ -295,13 +293,13 @@ def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, st
     if form is None:
         errors["subject"] = "Unknown subject: it must name one of the site's documents."
     lang = payload.get("lang", "fr")
-    if lang not in ("fr", "en"):
-        errors["lang"] = "Must be fr or en."
+    if lang not in routes.LANGS:
+        errors["lang"] = f"Must be one of {', '.join(routes.LANGS)}."
     # The generic form of the original calls the first name `nom`.
     values = dict(payload)
     if values.get("firstname") in (None, "") and values.get("nom") not in (None, ""):
         values["firstname"] = values["nom"]
-    contact = validate_contact(values, lang if lang in ("fr", "en") else "fr")
+    contact = validate_contact(values, lang if lang in routes.LANGS else "fr")
     errors.update(contact.errors)
     text = payload.get("text")
     if text is not None and (not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH):
@@ -351,18 +349,14 @@ def _idempotency_key(lead: LeadInput, client_key: str | None) -> str:
 def summary_text(lead: LeadInput) -> str:
     """The multi-line summary of SPEC §3 (first name, name, phone, email, company), then the
     document and its language, and any anti-bot flag for the sales team to weigh."""
-    text = (
-        f"Prénom : {lead.firstname}\n"
-        f"Nom : {lead.name}\n"
-        f"Téléphone : {lead.phone}\n"
-        f"Email : {lead.email}\n"
-        f"Société : {lead.company}\n"
-    )
+    sales = words("fr", "lead_sales")
+    text = sales["summary"].format(**{name: getattr(lead, name) for name in FIELDS})
     if lead.form in FORMS:  # a download (a demo booking's lead has no document)
         document = document_for(FORMS[lead.form]["document"], lead.lang)
-        text += f"Document : {document['display_name']} (version {MAIL_DOCUMENT_LANGUAGE[lead.lang]})\n"
+        language = sales["document_languages"].get(lead.lang, lead.lang)
+        text += sales["document"].format(display_name=document["display_name"], language=language) + "\n"
     for flag in lead.flags:
-        text += f"À vérifier : {MAIL_FLAGS[flag]}\n"
+        text += sales["flag"].format(reason=sales["flags"][flag]) + "\n"
     return text
 
 

@@ -15,8 +15,9 @@ from urllib.parse import urlencode
 
 import reflex as rx
 
+from marketing_site import routes
 from marketing_site.api.console import LEADS_CSV
-from marketing_site.content import console as words
+from marketing_site.content.words import words
 from marketing_site.services import console
 from marketing_site.state.auth import AuthState, login_url
 
@@ -88,8 +89,9 @@ class ConsoleState(rx.State):
     def _refresh_all(self) -> None:
         self._refresh_leads()
         self.weeks, steps = console.chart_and_funnel()
+        # The chart's axis reads the label of the page's language (pages/console/charts.py).
         self.funnel_steps = [
-            {**step, **{f"label_{lang}": text["steps"][step["step"]] for lang, text in (("fr", words.FR), ("en", words.EN))}}
+            {**step, **{f"label_{lang}": words(lang, f"console.steps.{step['step']}") for lang in routes.LANGS}}
             for step in steps
         ]
         self._refresh_mail()

@@ -6,8 +6,7 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components import sections
-from marketing_site.content.offers import OFFER_NAMES
-from marketing_site.content.pricing import OFFER_ACCENTS
+from marketing_site.content.offers import OFFER_ACCENTS, OFFER_NAMES
 
 
 

@@ -12,6 +12,7 @@ import reflex as rx
 from marketing_site.components import sections
 from marketing_site.content import offers as facts
 from marketing_site.content.offers import INCLUDED, NOT_INCLUDED, OFFER_KEYS, OFFER_NAMES, OPTIONAL
+from marketing_site.content.words import words
 
 CAPTION_ID = "compare-caption"
 SYMBOLS = {INCLUDED: "✓", NOT_INCLUDED: "—", OPTIONAL: "+"}
@@ -43,7 +44,7 @@ def _group(group_key: str, features: tuple[str, ...], text: dict, names: dict) -
 
 
 def comparison(text: dict, lang: str) -> rx.Component:
-    names = facts.EN if lang == "en" else facts.FR
+    names = words(lang, "offers.features")
     table = rx.el.table(
         rx.el.caption(text["caption"], id=CAPTION_ID, class_name="compare__caption"),
         rx.el.thead(

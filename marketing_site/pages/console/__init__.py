@@ -1,7 +1,7 @@
 """The operators' console (/console, /en/console): leads, chart and funnel, mail, data subjects.
 
 Layout only: the rules are in `services.console`, the state (and its role check on every
-event) in `state.console`, the words in `content.console`. The page is prerendered with
+event) in `state.console`, the words in `content/<lang>/console.yaml`. The page is prerendered with
 its title only; the sections appear once the server has granted access.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketing_site.content import console as words
+from marketing_site.content.words import words
 from marketing_site.pages.console import charts, leads, mail, subjects
 from marketing_site.state.console import ConsoleState
 
@@ -18,10 +18,10 @@ ON_LOAD = ConsoleState.load
 OWN_BUNDLE = True
 
 
-def _gate(text: dict) -> rx.Component:
+def _gate(text: dict, lang: str) -> rx.Component:
     return rx.match(
         ConsoleState.access,
-        ("granted", rx.fragment(leads.section(text), charts.section(text), mail.section(text), subjects.section(text))),
+        ("granted", rx.fragment(leads.section(text), charts.section(text, lang), mail.section(text), subjects.section(text))),
         (
             "forbidden",
             rx.el.div(
@@ -38,12 +38,12 @@ def _gate(text: dict) -> rx.Component:
 
 
 def page(lang: str) -> rx.Component:
-    text = words.EN if lang == "en" else words.FR
+    text = words(lang, "console")
     return rx.el.div(
         # Only this page links the console's stylesheet: public pages do not carry it.
         rx.el.link(rel="stylesheet", href="/console.css"),
         rx.el.h1(text["title"], class_name="section__title"),
         rx.el.p(text["intro"], class_name="section__intro"),
-        _gate(text),
+        _gate(text, lang),
         class_name="container console",
     )

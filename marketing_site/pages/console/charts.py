@@ -70,12 +70,12 @@ def weekly_table(text: dict) -> rx.Component:
     )
 
 
-def funnel(text: dict) -> rx.Component:
+def funnel(text: dict, lang: str) -> rx.Component:
     labelled = rx.match  # step code -> words of the page's language
     return rx.el.figure(
         rx.recharts.bar_chart(
             rx.recharts.x_axis(type_="number", allow_decimals=False),
-            rx.recharts.y_axis(data_key=f"label_{text['lang']}", type_="category", width=160),
+            rx.recharts.y_axis(data_key=f"label_{lang}", type_="category", width=160),
             rx.recharts.graphing_tooltip(),
             rx.recharts.bar(data_key="value", name=text["count"], fill=theme.PRIMARY, is_animation_active=False),
             data=ConsoleState.funnel_steps,
@@ -104,11 +104,11 @@ def funnel(text: dict) -> rx.Component:
     )
 
 
-def section(text: dict) -> rx.Component:
+def section(text: dict, lang: str) -> rx.Component:
     return rx.el.section(
         weekly_chart(text),
         weekly_table(text),
-        funnel(text),
+        funnel(text, lang),
         class_name="console__section",
         id="charts",
     )

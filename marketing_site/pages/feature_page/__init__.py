@@ -14,7 +14,7 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components import sections
-from marketing_site.content import documents
+from marketing_site.content.downloads import document_for
 from marketing_site.content.words import words
 from marketing_site.pages.feature_page.alerts import alerts_section
 from marketing_site.pages.feature_page.audience import audience_section
@@ -25,11 +25,12 @@ from marketing_site.theme import accent_class
 
 
 def _words(name: str, lang: str) -> dict:
-    """The page's words, its `documentation.document` key replaced by that document's entry."""
+    """The page's words, its `documentation.document` key replaced by how the document's own
+    front matter describes it for the page (`page` in `content/<lang>/documents/<key>.md`)."""
     text = words(lang, name)
     if "documentation" in text:
-        table = documents.EN if lang == "en" else documents.FR
-        text["documentation"] = {**text["documentation"], "document": table[text["documentation"]["document"]]}
+        key = text["documentation"]["document"]
+        text["documentation"] = {**text["documentation"], "document": document_for(key, lang)["page"]}
     return text
 
 

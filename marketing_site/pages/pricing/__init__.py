@@ -6,7 +6,7 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components.sections import cta_banner
-from marketing_site.content import pricing as content
+from marketing_site.content.words import words
 from marketing_site.pages.pricing.faq import faq
 from marketing_site.pages.pricing.hero import hero
 from marketing_site.pages.pricing.offers import offers
@@ -19,7 +19,7 @@ ON_LOAD = PricingState.apply_configured_prices
 
 
 def page(lang: str) -> rx.Component:
-    text = content.FR if lang == "fr" else content.EN
+    text = words(lang, "pricing")
     return rx.fragment(
         hero(text["hero"], lang),
         offers(text["offers"], lang),

@@ -12,8 +12,8 @@ from marketing_site import routes
 from marketing_site.components import sections
 from marketing_site.components.links import button_link, link
 from marketing_site.content import offers as facts
-from marketing_site.content.offers import OFFER_NAMES, OFFERS
-from marketing_site.content.pricing import OFFER_ACCENTS
+from marketing_site.content.offers import OFFER_ACCENTS, OFFER_NAMES, OFFERS
+from marketing_site.content.words import words
 from marketing_site.state.pricing import PricingState
 from marketing_site.theme import accent_class
 
@@ -72,7 +72,7 @@ def _offer_card(offer: dict, text: dict, lang: str) -> rx.Component:
     key = offer["key"]
     highlighted = key == HIGHLIGHTED
     target = routes.DEMO if OFFERS[key].unit == "quote" else routes.FREE_TRIAL
-    names = facts.EN if lang == "en" else facts.FR
+    names = words(lang, "offers.features")
     return rx.el.article(
         rx.el.p(text["most_popular"], class_name="offer__badge", data_testid="most-popular")
         if highlighted
