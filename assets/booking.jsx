@@ -99,6 +99,7 @@ function RadioGroup({ label, items, selected, onSelect, onActivate, className, i
 
 export function BookingScheduler({
   lang,
+  locale,
   words,
   fields,
   requiredNote,
@@ -108,7 +109,6 @@ export function BookingScheduler({
   privacyLinkLabel,
   fallbackHref,
 }) {
-  const locale = lang === "fr" ? "fr-FR" : "en-GB";
   const [phase, setPhase] = useState("loading"); // loading | unavailable | choose | form | booked
   const [ids, setIds] = useState([]);
   const [zone, setZone] = useState("");

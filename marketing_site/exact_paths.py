@@ -46,10 +46,16 @@ from marketing_site import routes
 
 MANIFEST_NAME = "exact-paths.json"
 # Paths no page matches, prerendered through the catch-all routes: the body of every 404,
-# one per language (`routes.page_lang` of the requested path picks it).
-NOT_FOUND_PROBES: dict[str, str] = {"fr": "/__not-found", "en": "/en/__not-found"}
-# The English catch-all: every unknown /en/... path, in react-router as on the server.
-EN_NOT_FOUND_ROUTE = "en/[[...splat]]"
+# one per language of the route table (`routes.page_lang` of the requested path picks it).
+NOT_FOUND_PROBES: dict[str, str] = {lang: f"{prefix}/__not-found" for lang, prefix in routes.LANGUAGES.items()}
+
+
+def not_found_route(lang: str) -> str:
+    """The catch-all route of a language's not-found page, in react-router as on the server:
+    Reflex's own (`404`) for the language at the root, one under its prefix for every other
+    (react-router prefers any exact route to it)."""
+    prefix = routes.LANGUAGES[lang].strip("/")
+    return f"{prefix}/[[...splat]]" if prefix else "404"
 # Paths the Python backend answers (websocket, health, API); never treated as pages.
 BACKEND_PREFIXES = (
     "/_event", "/_upload", "/_health", "/ping", "/api/", "/auth/", "/files/", "/_all_routes",

@@ -64,13 +64,12 @@ def _add_site_pages(app: rx.App) -> None:
                 meta=[*seo.head_tags(page, lang), *structured_data.script_tags(page, lang)],
                 on_load=_on_load(page.key),
             )
-    # The not-found page in each language: Reflex's catch-all for French, a catch-all under
-    # /en/ for English (react-router prefers any exact route to it), both prerendered.
-    for lang, route in (("fr", "404"), ("en", exact_paths.EN_NOT_FOUND_ROUTE)):
+    # The not-found page in each language, prerendered (exact_paths.not_found_route).
+    for lang in routes.LANGS:
         not_found_text = seo.page_text("not_found", lang)
         app.add_page(
             _render_not_found(lang),
-            route=route,
+            route=exact_paths.not_found_route(lang),
             title=not_found_text["title"],
             description=not_found_text["description"],
             meta=seo.head_tags(None, lang),
@@ -78,10 +77,10 @@ def _add_site_pages(app: rx.App) -> None:
 
 
 def _render_not_found(lang: str) -> Callable[[], rx.Component]:
-    # French paths keep the browser-language messages of single-language pages (SPEC §1).
-    return lambda: site_layout(
-        exact_paths.NOT_FOUND_PROBES[lang], not_found.page("en" if lang == "en" else None)
-    )
+    # Paths at the root keep the browser-language messages of single-language pages (SPEC §1);
+    # under a language's prefix the page is in that language.
+    fixed_lang = lang if routes.LANGUAGES[lang] else None
+    return lambda: site_layout(exact_paths.NOT_FOUND_PROBES[lang], not_found.page(fixed_lang))
 
 app = rx.App(
     html_lang="fr",

@@ -32,6 +32,7 @@ from urllib.parse import quote
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from marketing_site import routes  # noqa: E402
 from marketing_site.security import (  # noqa: E402
     PERMISSIONS_POLICY,
     SUBRESOURCE_CONTENT_TYPES,
@@ -72,7 +73,10 @@ def write_maps(build: Path, out: Path) -> None:
     (out / "csp.map").write_text("\n".join(lines) + "\n")
     # The not-found page in the requested path's language (routes.page_lang: /en/... is English).
     not_found = manifest["not_found"]
-    lines = [f"default /{not_found['fr']};", f"~^/en/ /{not_found['en']};"]
+    lines = [
+        f"~^{re.escape(prefix)}/ /{not_found[lang]};" if prefix else f"default /{not_found[lang]};"
+        for lang, prefix in routes.LANGUAGES.items()
+    ]
     (out / "not-found.map").write_text("\n".join(lines) + "\n")
     settings = get_settings()
     # An empty value means nginx does not send the header.

@@ -2,8 +2,8 @@
 
 This module does what a maintainer would, in a copy of the project: adds German to
 `routes.LANGUAGES`, copies `content/en/` to `content/de/`, translates a few words (the demo
-page's title, the pricing page's title and heading, its currency, the language's locale),
-then makes a production build (in a web folder of its own, REFLEX_WEB_WORKDIR, ~1 min) and
+page's title, the pricing page's title and heading, its currency, the language's locale, the
+not-found message), then makes a production build (in a web folder of its own, REFLEX_WEB_WORKDIR, ~1 min) and
 serves it. Nothing else of the code changes.
 """
 
@@ -30,6 +30,7 @@ TRANSLATIONS = (
     ("pricing.yaml", r"^  currency_code: USD$", "  currency_code: EUR"),
     ("meta.yaml", r"^  title: Pricing \| \{\{brand\}\}$", "  title: Preise | {{brand}}"),
     ("common.yaml", r"^locale: en_GB$", "locale: de_DE"),
+    ("messages.yaml", r"^  message: Oops! We are sorry.*$", "  message: Hoppla! Diese Seite gibt es leider nicht"),
 )
 # The project's own files a build and a server read; the rest is linked, not copied.
 COPIED = ("marketing_site", "assets", "rxconfig.py", "alembic", "alembic.ini")
@@ -138,3 +139,12 @@ def test_every_word_of_a_page_comes_from_the_language_folder(german_site):
 def test_a_lead_from_a_third_language_page_is_accepted(german_site):
     answer = httpx.post(german_site.url + "/api/v1/mail/send", json=lead_payload(lang="de"))
     assert answer.status_code == 200, answer.text
+
+
+def test_an_unknown_path_under_the_third_prefix_answers_404_in_its_language(german_site):
+    page = httpx.get(german_site.url + "/de/gibt-es-nicht")
+    assert page.status_code == 404
+    assert '<html lang="de"' in page.text
+    assert "Hoppla! Diese Seite gibt es leider nicht" in page.text
+    # Its buttons lead to the German pages.
+    assert 'href="/de/pricing"' in page.text

@@ -14,6 +14,8 @@ class BookingScheduler(rx.Component):
     tag = "BookingScheduler"
 
     lang: rx.Var[str]
+    # The language's locale (BCP 47) that dates and times are written in.
+    locale: rx.Var[str]
     words: rx.Var[dict[str, str]]
     # The lead form's contact fields with their rules and messages (services.leads).
     fields: rx.Var[list[dict]]
@@ -31,6 +33,7 @@ def booking_scheduler(lang: str, fallback_href: str) -> rx.Component:
     words = site_words(lang, "booking")
     return BookingScheduler.create(
         lang=lang,
+        locale=site_words(lang, "common.locale").replace("_", "-"),
         words=words["widget"],
         fields=contact_field_specs(lang),
         required_note=form_words["required_note"],
