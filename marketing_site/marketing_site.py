@@ -61,6 +61,7 @@ def _add_site_pages(app: rx.App) -> None:
                 route=path,
                 title=text["title"],
                 description=text["description"],
+                image=seo.og_image_url(page, lang),
                 meta=[*seo.head_tags(page, lang), *structured_data.script_tags(page, lang)],
                 on_load=_on_load(page.key),
             )
@@ -72,6 +73,7 @@ def _add_site_pages(app: rx.App) -> None:
             route=exact_paths.not_found_route(lang),
             title=not_found_text["title"],
             description=not_found_text["description"],
+            image=seo.og_image_url(None, lang),
             meta=seo.head_tags(None, lang),
         )
 

@@ -17,9 +17,19 @@ from marketing_site.content.words import words
 from marketing_site.settings import get_settings
 
 
-def og_image_path(key: str, lang: str) -> str:
-    """The page's Open Graph card (drawn by scripts/make_og_images.py)."""
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+
+
+def og_card_path(key: str, lang: str) -> str:
+    """Where scripts/make_og_images.py draws a page's Open Graph card in a language."""
     return f"/og/{key}-{lang}.jpg"
+
+
+def og_image_path(key: str, lang: str) -> str:
+    """The page's Open Graph card: its language's once drawn, else the French one (a new
+    language's pages never point to a missing image)."""
+    own = og_card_path(key, lang)
+    return own if (ASSETS_DIR / own.lstrip("/")).is_file() else og_card_path(key, routes.LANGS[0])
 
 
 def url(path: str) -> str:
@@ -33,11 +43,15 @@ def page_text(key: str, lang: str) -> dict[str, str]:
     return words(lang, f"meta.{key}")
 
 
+def og_image_url(page: routes.Page | None, lang: str) -> str:
+    """The absolute URL of a page's card (None: the not-found page's). Reflex writes the
+    page's one `og:image` tag from it (`add_page(image=…)`; its default is favicon.ico)."""
+    return url(og_image_path(page.key if page is not None else "not_found", lang))
+
+
 def head_tags(page: routes.Page | None, lang: str) -> list[rx.Component]:
-    """Canonical, hreflang alternates, Open Graph and robots tags of a page."""
+    """Canonical, hreflang alternates, Open Graph (but the image) and robots tags of a page."""
     tags: list[rx.Component] = []
-    key = page.key if page is not None else "not_found"
-    tags.append(rx.el.meta(property="og:image", content=url(og_image_path(key, lang))))
     if page is None or not page.indexable:
         tags.append(rx.el.meta(name="robots", content="noindex"))
     if page is None:

@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 from marketing_site import routes  # noqa: E402
 from marketing_site.brand import BRAND_NAME  # noqa: E402
 from marketing_site.content.words import words  # noqa: E402
-from marketing_site.seo import og_image_path, page_text  # noqa: E402
+from marketing_site.seo import og_card_path, page_text  # noqa: E402
 
 LOGO = (ROOT / "assets" / "logo.svg").read_text()
 TEMPLATE = """<!doctype html><html><head><meta charset="utf-8"><style>
@@ -39,7 +39,7 @@ def main() -> int:
 
     out = ROOT / "assets" / "og"
     out.mkdir(parents=True, exist_ok=True)
-    cards = [(page.key, lang) for page in routes.PAGES for lang, _ in page.paths()] + [("not_found", "fr"), ("not_found", "en")]
+    cards = [(page.key, lang) for page in routes.PAGES for lang, _ in page.paths()] + [("not_found", lang) for lang in routes.LANGS]
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path="/usr/bin/chromium",
@@ -55,7 +55,7 @@ def main() -> int:
                     logo=LOGO, brand=BRAND_NAME, title=html.escape(title), size=size, tagline=html.escape(tagline)
                 )
             )
-            target = ROOT / "assets" / og_image_path(key, lang).lstrip("/")
+            target = ROOT / "assets" / og_card_path(key, lang).lstrip("/")
             page.screenshot(path=str(target), type="jpeg", quality=80)
         browser.close()
     print(f"{len(cards)} images in {out}")

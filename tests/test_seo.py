@@ -25,6 +25,9 @@ def head_of(site: str, path: str) -> dict:
     html = httpx.get(site + quote(path, safe="/")).text
     links = [(_attr(t, "rel"), _attr(t, "hreflang"), _attr(t, "href")) for t in LINK.findall(html)]
     metas = {(_attr(t, "name") or _attr(t, "property")): _attr(t, "content") for t in META.findall(html)}
+    # One card per page: Reflex writes an `og:image` of its own (favicon.ico) unless told the page's.
+    images = [_attr(t, "content") for t in META.findall(html) if _attr(t, "property") == "og:image"]
+    assert images == [metas.get("og:image")], images
     return {
         "title": re.search(r"<title>([^<]*)</title>", html).group(1),
         "description": metas.get("description"),

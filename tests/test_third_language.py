@@ -117,6 +117,11 @@ def test_every_word_of_a_page_comes_from_the_language_folder(german_site):
     assert "<title>Preise | Nereo</title>" in html
     assert "Unsere Angebote &amp; Preise" in html
     assert _og_locale(html) == "de_DE"
+    # Its social card: the French one until the language's cards are drawn, never a missing file.
+    metas = re.findall(r"<meta\b[^>]*>", html)
+    card = next(_attr(t, "content") for t in metas if _attr(t, "property") == "og:image")
+    assert card == german_site.url + "/og/pricing-fr.jpg"
+    assert httpx.get(card).status_code == 200
     # Its currency, on the page and in its structured data.
     assert re.search(r'data-testid="price-engage"[^>]*>8 €<', html)
     ld = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S).group(1))
