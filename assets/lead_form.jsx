@@ -83,8 +83,9 @@ function newKey() {
   return `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
-function summary(v) {
-  return `Prénom : ${v.firstname}\nNom : ${v.name}\nTéléphone : ${v.phone}\nEmail : ${v.email}\nSociété : ${v.company}\n`;
+// The summary template (fr/lead_sales.yaml) with each `{field}` slot filled from the form.
+function summary(template, values) {
+  return template.replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
 }
 
 function download(url, fileName) {
@@ -102,6 +103,7 @@ export function LeadForm({
   subject,
   lang,
   fields,
+  summaryTemplate,
   submitLabel,
   submittingLabel,
   successText,
@@ -155,7 +157,7 @@ export function LeadForm({
           ...values,
           subject,
           lang,
-          text: summary(values),
+          text: summary(summaryTemplate, values),
           mailSent: mailSent === true,
           error,
           elapsedMs: Date.now() - startedAt.current,

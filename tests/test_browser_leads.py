@@ -70,7 +70,7 @@ def test_successful_request_downloads_thanks_mails_and_stores(new_page, site, si
     page, form = _open_form(new_page, site, FORM_PAGES[form_key])
     email = ONE_PERSON
     _fill(form, email)
-    with page.expect_download() as download_info:
+    with page.expect_request("**/api/v1/mail/send") as request_info, page.expect_download() as download_info:
         form.get_by_role("button").click()
     download = download_info.value
     document = document_for(FORMS[form_key]["document"], "fr")
@@ -83,11 +83,10 @@ def test_successful_request_downloads_thanks_mails_and_stores(new_page, site, si
     mails = smtp.wait_for(1, subject=subject, reply_to=email)
     assert len(mails) == 1
     body = mails[0].get_payload(decode=True).decode().replace("\r\n", "\n")
-    assert body.startswith(
-        "Prénom : Camille\nNom : Martin\nTéléphone : +33 6 12 34 56 78\n"
-        f"Email : {email}\nSociété : Family Office Martin\n"
-        f"Document : {document['display_name']} (version française)\n"
-    )
+    summary = f"Prénom : Camille\nNom : Martin\nTéléphone : +33 6 12 34 56 78\nEmail : {email}\nSociété : Family Office Martin\n"
+    assert body.startswith(summary + f"Document : {document['display_name']} (version française)\n")
+    # The payload's text (SPEC §3) is the same summary.
+    assert request_info.value.post_data_json["text"] == summary
     rows = site_server.query("SELECT firstname, lang FROM lead WHERE email = ? AND form = ?", email, form_key)
     assert rows == [("Camille", "fr")]
 

@@ -25,6 +25,8 @@ class LeadForm(rx.Component):
     lang: rx.Var[str]
     # The contact fields with their rules and messages (services.leads, the server's own).
     fields: rx.Var[list[dict]]
+    # The payload's `text` (SPEC §3), the same summary the sales mail carries: `{field}` slots.
+    summary_template: rx.Var[str]
     submit_label: rx.Var[str]
     submitting_label: rx.Var[str]
     success_text: rx.Var[str]
@@ -54,6 +56,7 @@ def lead_form(form_key: str, lang: str) -> rx.Component:
         subject=definition["subject"],
         lang=lang,
         fields=contact_field_specs(lang),
+        summary_template=site_words("fr", "lead_sales.summary"),
         submit_label=words["submit"],
         submitting_label=words["submitting"],
         success_text=words["success"].get(form_key, words["success"]["default"]),
