@@ -44,7 +44,7 @@ FORM_BY_SUBJECT = {definition["subject"]: key for key, definition in FORMS.items
 # One definition for both sides: the server matches these patterns with `re.fullmatch`, and the
 # lead form puts them in the page as HTML `pattern` attributes (which browsers compile as
 # JavaScript regular expressions with the `v` flag, anchored). So they use only syntax that both
-# engines read the same way: explicit classes (no \d \w \s \p, whose meaning differs), \uXXXX
+# engines read the same way: explicit classes (no \d \w \s \p, whose meaning differs), four-digit \u
 # escapes, every `( ) [ ] { } / - |` escaped inside a class, and no `\-` outside one.
 
 _SPACE = r"[ \u00A0\u202F]"  # space, no-break space, narrow no-break space (pasted numbers)
