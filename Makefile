@@ -1,7 +1,7 @@
 # Two commands on a fresh machine: `make run` and `make test`. Each installs what it needs,
-# idempotently: a virtualenv with the pinned requirements, bun 1.4.4 from the npm registry
-# (Reflex's frontend toolchain; Node 20 here is too old for Reflex's npm path) and, for the
-# browser tests, Debian's chromium.
+# idempotently: a virtualenv synced from uv.lock (uv itself from PyPI, in .tools/), bun 1.4.4 from
+# the npm registry (Reflex's frontend toolchain; Node 20 here is too old for Reflex's npm path)
+# and, for the browser tests, Debian's chromium.
 
 PORT ?= 8000
 TEST_PORT ?= 8765
@@ -12,15 +12,22 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test bench build install chromium nginx fonts documents migrate clean audit load faults
+.PHONY: run dev test bench build install chromium nginx fonts documents migrate clean audit load faults lint
 # Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
 WORKERS ?= 1
 
 install: $(VENV)/.installed $(TOOLS)/node_modules/.bin/bun $(TOOLS)/node_modules/axe-core/axe.min.js
 
-$(VENV)/.installed: requirements.txt
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+# uv, pinned, in a virtualenv of its own (it is not a dependency of the site).
+UV_VERSION := 0.13.9
+UV := $(CURDIR)/$(TOOLS)/uv/bin/uv
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)/uv
+	$(TOOLS)/uv/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+# Exactly the lock (runtime + the `local` stand-ins + `dev`); a release installs the runtime only.
+$(VENV)/.installed: pyproject.toml uv.lock .python-version $(UV)
+	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(UV) sync --frozen --all-groups --quiet
 	touch $@
 
 $(TOOLS)/node_modules/.bin/bun:
@@ -91,9 +98,15 @@ test: migrate chromium nginx fonts
 		TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $(ENGINE_TESTS); \
 	fi
 
-# Known vulnerabilities in the pinned requirements (PyPI's advisory data).
+# Known vulnerabilities in the locked packages (PyPI's advisory data).
 audit: install
-	$(BIN)/pip-audit --requirement requirements.txt --no-deps --disable-pip --progress-spinner off
+	$(UV) export --frozen --all-groups --no-emit-project --no-hashes --quiet --output-file $(VENV)/audit-requirements.txt
+	$(BIN)/pip-audit --requirement $(VENV)/audit-requirements.txt --no-deps --disable-pip --progress-spinner off
+
+# The gate before the tests: formatting and lint on the whole tree.
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # Not part of `make test`: bounded load and fault runs on loopback (see scripts/).
 load: migrate

@@ -3,9 +3,9 @@
 from logging.config import fileConfig
 from pathlib import Path
 
-from alembic import context
 from sqlalchemy import engine_from_config, pool
 
+from alembic import context
 from marketing_site.db import metadata
 from marketing_site.settings import get_settings
 

@@ -56,9 +56,18 @@ def not_found_route(lang: str) -> str:
     (react-router prefers any exact route to it)."""
     prefix = routes.LANGUAGES[lang].strip("/")
     return f"{prefix}/[[...splat]]" if prefix else "404"
+
+
 # Paths the Python backend answers (websocket, health, API); never treated as pages.
 BACKEND_PREFIXES = (
-    "/_event", "/_upload", "/_health", "/ping", "/api/", "/auth/", "/files/", "/_all_routes",
+    "/_event",
+    "/_upload",
+    "/_health",
+    "/ping",
+    "/api/",
+    "/auth/",
+    "/files/",
+    "/_all_routes",
 )
 # Precompressed sidecars, in order of preference (the build writes both).
 COMPRESSION = ("brotli", "gzip")
@@ -239,19 +248,13 @@ class ExactPathSite:
         self._policies = {
             name: content_security_policy(hashes) for name, hashes in manifest.get("script_hashes", {}).items()
         }
-        self._files = PrecompressedStaticFiles(
-            directory=static_dir, html=False, encodings=COMPRESSION, check_dir=True
-        )
+        self._files = PrecompressedStaticFiles(directory=static_dir, html=False, encodings=COMPRESSION, check_dir=True)
         self._static_dir = static_dir
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not self._loaded:
             self._load()
-        if (
-            self._files is None
-            or scope["type"] != "http"
-            or scope["method"] not in ("GET", "HEAD")
-        ):
+        if self._files is None or scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
             await self.app(scope, receive, send)
             return
         path = normalize_request_path(scope.get("raw_path") or scope["path"])
@@ -290,9 +293,7 @@ class ExactPathSite:
         full = self._static_dir / target
         response = self._files.file_response(full, os.stat(full), scope, status_code=status)
         is_asset = path.startswith(IMMUTABLE_PREFIX)
-        response.headers["Cache-Control"] = (
-            "public, max-age=31536000, immutable" if is_asset else "no-cache"
-        )
+        response.headers["Cache-Control"] = "public, max-age=31536000, immutable" if is_asset else "no-cache"
         if is_asset:
             # Never revalidated, never fetched in ranges: validators would only add bytes
             # to each of the page's dozen script and stylesheet responses.

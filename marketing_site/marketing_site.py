@@ -14,8 +14,8 @@ from marketing_site.components.consent import COOKIE_NAME, ConsentGate
 from marketing_site.components.error_boundary import site_error_boundary
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
-from marketing_site.services.mail import run_outbox_worker
 from marketing_site.services import oidc
+from marketing_site.services.mail import run_outbox_worker
 from marketing_site.state.auth import AuthState
 
 logs.configure()
@@ -36,14 +36,16 @@ def _on_load(key: str) -> list:
     own = ON_LOAD[key]
     return [AuthState.initialise, *(own if isinstance(own, list | tuple) else [own] if own else [])]
 
+
 # One stylesheet for the frame, one per page family (assets/styles/).
-STYLESHEETS = ["/site.css"] + sorted(
-    f"/styles/{f.name}" for f in (Path(__file__).parent.parent / "assets" / "styles").glob("*.css")
-)
+STYLESHEETS = [
+    "/site.css",
+    *sorted(f"/styles/{f.name}" for f in (Path(__file__).parent.parent / "assets" / "styles").glob("*.css")),
+]
 
 
 def _render(path: str, body: PageBody) -> Callable[[], rx.Component]:
-    render = lambda: site_layout(path, body(routes.page_lang(path)))  # noqa: E731
+    render = lambda: site_layout(path, body(routes.page_lang(path)))
     if getattr(_MODULES[body.__module__.rsplit(".", 1)[-1]], "OWN_BUNDLE", False):
         # Reflex writes a page's memoised components into a JS module named after the
         # module of its render function: this page's libraries (the console's charts)
@@ -83,6 +85,7 @@ def _render_not_found(lang: str) -> Callable[[], rx.Component]:
     # under a language's prefix the page is in that language.
     fixed_lang = lang if routes.LANGUAGES[lang] else None
     return lambda: site_layout(exact_paths.NOT_FOUND_PROBES[lang], not_found.page(fixed_lang))
+
 
 app = rx.App(
     html_lang="fr",

@@ -115,7 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             export_leads(sys.stdout)
     elif args.command == "outbox":
         for m in list_outbox(args.status):
-            print(f"{m.id:>6}  lead {m.lead_id:>6}  {m.status:<8} attempts={m.attempts}  {m.subject}  {m.last_error or ''}")
+            print(
+                f"{m.id:>6}  lead {m.lead_id:>6}  {m.status:<8} attempts={m.attempts}  {m.subject}  {m.last_error or ''}"
+            )
     elif args.command == "bookings":
         from marketing_site.services.booking import upcoming
 

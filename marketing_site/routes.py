@@ -55,9 +55,7 @@ class Page:
 HOME = Page("home", fr="/", en="/en/")
 # The spec never names the about page's path; it carries the features overview.
 ABOUT = Page("about", fr="/a-propos")
-PRICING = Page(
-    "pricing", fr="/offres-portail-client-et-crm-dédié-a-la-gestion-privée", en="/en/pricing"
-)
+PRICING = Page("pricing", fr="/offres-portail-client-et-crm-dédié-a-la-gestion-privée", en="/en/pricing")
 LOGIN = Page("login", fr="/connexion", indexable=False)
 RESET_PASSWORD = Page("reset_password", fr="/reset-password", indexable=False)
 COMPARE = Page("compare", fr="/compare", en="/en/compare")
@@ -65,31 +63,21 @@ FREE_TRIAL = Page("free_trial", fr="/start-free-trial", indexable=False, protect
 DEMO = Page("demo", fr=f"/demo-{PRODUCT_SLUG}", en=f"/en/demo-{PRODUCT_SLUG}")
 LEGAL_NOTICE = Page("legal_notice", fr="/mentions-legales", en="/en/mentions-legales")
 SALES_TERMS = Page("sales_terms", fr="/cgv", en="/en/cgv")
-PRIVACY = Page(
-    "privacy", fr="/politique-de-confidentialite", en="/en/politique-de-confidentialite"
-)
-WEBINARS = Page(
-    "webinars", fr="/webinar-wealth-management", en="/en/webinar-wealth-management"
-)
+PRIVACY = Page("privacy", fr="/politique-de-confidentialite", en="/en/politique-de-confidentialite")
+WEBINARS = Page("webinars", fr="/webinar-wealth-management", en="/en/webinar-wealth-management")
 FEATURE_RELATIONSHIP = Page(
     "feature_relationship",
     fr="/gestion-relation-client-wealth-management",
     en="/en/gestion-relation-client-wealth-management",
 )
-FEATURE_PORTAL = Page(
-    "feature_portal", fr="/portail-client-privée", en="/en/portail-client-privée"
-)
-FEATURE_SALES = Page(
-    "feature_sales", fr="/prospect-wealth-management", en="/en/prospect-wealth-management"
-)
+FEATURE_PORTAL = Page("feature_portal", fr="/portail-client-privée", en="/en/portail-client-privée")
+FEATURE_SALES = Page("feature_sales", fr="/prospect-wealth-management", en="/en/prospect-wealth-management")
 FEATURE_COMPLIANCE = Page(
     "feature_compliance",
     fr="/conformité-kyc-wealth-management",
     en="/en/conformité-kyc-wealth-management",
 )
-REGISTRATION = Page(
-    "registration", fr="/registration/2", en="/en/registration/2", indexable=False
-)
+REGISTRATION = Page("registration", fr="/registration/2", en="/en/registration/2", indexable=False)
 EBOOK = Page(
     "ebook",
     fr="/wealth-manager-nouvelle-génération",
@@ -101,12 +89,8 @@ WHITE_PAPER = Page(
     en="/en/livre-blanc-les-tendances-digitales-du-wealth-management",
 )
 THANKS_EBOOK = Page("thanks_ebook", fr="/remerciement-ebook", indexable=False)
-THANKS_WHITE_PAPER = Page(
-    "thanks_white_paper", fr="/remerciement-livre-blanc", indexable=False
-)
-THANKS_DOCUMENTATION = Page(
-    "thanks_documentation", fr="/remerciements-telechargement", indexable=False
-)
+THANKS_WHITE_PAPER = Page("thanks_white_paper", fr="/remerciement-livre-blanc", indexable=False)
+THANKS_DOCUMENTATION = Page("thanks_documentation", fr="/remerciements-telechargement", indexable=False)
 KYC_DOCUMENTATION = Page("kyc_documentation", fr="/kyc-finance-en-ligne")
 PORTAL_DOCUMENTATION = Page("portal_documentation", fr="/portail-client-banque-privee")
 SUBSCRIPTION = Page("subscription", fr="/souscription-produits-financier")
@@ -150,7 +134,7 @@ FEATURE_PAGES: tuple[Page, ...] = (
 )
 
 # Where English-side downloads send the visitor. It is in no route list, so it shows the
-# not-found page: a defect of the original, kept on purpose and listed in the README.
+# not-found page: a defect of the original, kept on purpose and listed in docs/architecture.md.
 EN_THANKS_PATH = "/en/merci"
 
 # Old or variant spellings that answer a permanent redirect to the real page.

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 from marketing_site.settings import Settings, get_settings
 
 CSP = "content-security-policy"
-_INLINE_SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script>", re.S | re.I)
+_INLINE_SCRIPT = re.compile(rb"<script\b([^>]*)>(.*?)</script>", re.DOTALL | re.IGNORECASE)
 # Every feature a marketing page has no use for.
 PERMISSIONS_POLICY = (
     "accelerometer=(), autoplay=(), camera=(), display-capture=(), encrypted-media=(), "
@@ -59,7 +59,7 @@ def origin_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-_SCRIPT_TYPE = re.compile(rb"""\btype\s*=\s*["']?([^"'\s>]*)""", re.I)
+_SCRIPT_TYPE = re.compile(rb"""\btype\s*=\s*["']?([^"'\s>]*)""", re.IGNORECASE)
 # Script types a browser runs; any other (application/ld+json) is a data block, never run.
 _EXECUTABLE_TYPES = {b"", b"module", b"text/javascript", b"application/javascript"}
 
@@ -169,8 +169,13 @@ class SecurityHeaders:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008})
             else:
-                await send({"type": "http.response.start", "status": 403,
-                            "headers": [(b"content-type", b"text/plain"), (b"content-length", b"9")]})
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 403,
+                        "headers": [(b"content-type", b"text/plain"), (b"content-length", b"9")],
+                    }
+                )
                 await send({"type": "http.response.body", "body": b"Forbidden"})
             return
         if scope["type"] != "http":
@@ -198,8 +203,10 @@ class SecurityHeaders:
                 ]
                 if https:
                     extra.append(
-                        (b"strict-transport-security",
-                         f"max-age={settings.hsts_max_age_seconds}; includeSubDomains".encode())
+                        (
+                            b"strict-transport-security",
+                            f"max-age={settings.hsts_max_age_seconds}; includeSubDomains".encode(),
+                        )
                     )
                 headers += [(name, value) for name, value in extra if name not in skipped]
                 message = {**message, "headers": headers}

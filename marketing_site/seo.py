@@ -16,7 +16,6 @@ from marketing_site import routes
 from marketing_site.content.words import words
 from marketing_site.settings import get_settings
 
-
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 
 
@@ -70,9 +69,7 @@ def head_tags(page: routes.Page | None, lang: str) -> list[rx.Component]:
     if page.bilingual:
         for alt_lang, alt_path in page.paths():
             tags.append(rx.el.link(rel="alternate", href=url(alt_path), custom_attrs={"hrefLang": alt_lang}))
-        tags.append(
-            rx.el.link(rel="alternate", href=url(page.path("fr")), custom_attrs={"hrefLang": "x-default"})
-        )
+        tags.append(rx.el.link(rel="alternate", href=url(page.path("fr")), custom_attrs={"hrefLang": "x-default"}))
     return tags
 
 
@@ -86,8 +83,7 @@ def sitemap_xml() -> str:
         if page.bilingual:
             links = [(lang, url(p)) for lang, p in page.paths()] + [("x-default", url(page.path("fr")))]
             alternates = "".join(
-                f'<xhtml:link rel="alternate" hreflang="{lang}" href="{escape(href)}"/>'
-                for lang, href in links
+                f'<xhtml:link rel="alternate" hreflang="{lang}" href="{escape(href)}"/>' for lang, href in links
             )
         for _, path in page.paths():
             entries.append(f"<url><loc>{escape(url(path))}</loc>{alternates}</url>")

@@ -214,8 +214,7 @@ def get_settings() -> Settings:
         webinar_url=_env("WEBINAR_URL", "https://webinars.nereo-wealth.fr"),
         booking_url=_env("BOOKING_URL"),
         contact_email=_env("CONTACT_EMAIL", "contact@nereo-wealth.fr"),
-        database_url=_env("DATABASE_URL")
-        or f"sqlite:///{PROJECT_ROOT / 'var' / 'marketing_site.db'}",
+        database_url=_env("DATABASE_URL") or f"sqlite:///{PROJECT_ROOT / 'var' / 'marketing_site.db'}",
         pricing_price_set=_choice("PRICING_PRICE_SET", ("default", "alternate")),
         smtp_host=_env("SMTP_HOST"),
         smtp_port=_int("SMTP_PORT", 587),

@@ -23,8 +23,8 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.brand import BRAND_NAME, FOUNDED_YEAR, LEGAL_NAME
-from marketing_site.content.offers import OFFER_NAMES, OFFERS
 from marketing_site.content.layout import SOCIAL_LINKS
+from marketing_site.content.offers import OFFER_NAMES, OFFERS
 from marketing_site.content.words import words
 from marketing_site.seo import page_text, url
 from marketing_site.settings import get_settings
@@ -54,8 +54,16 @@ def offer_prices(lang: str) -> list[dict[str, Any]]:
         parts = [(amount, text["units"][offer.unit])] if amount else []
         if offer.client_price and amount:  # Interact: plus a per-client amount (SPEC §9)
             parts.append((offer.client_price, text["units"]["per_client"]))
-        offers.append({"key": key, "name": OFFER_NAMES[key], "summary": item["summary"], "parts": parts,
-                       "currency": text["currency_code"], "on_quote": text["on_quote"]})
+        offers.append(
+            {
+                "key": key,
+                "name": OFFER_NAMES[key],
+                "summary": item["summary"],
+                "parts": parts,
+                "currency": text["currency_code"],
+                "on_quote": text["on_quote"],
+            }
+        )
     return offers
 
 
@@ -108,20 +116,26 @@ def products(lang: str) -> list[dict[str, Any]]:
             listing["price"] = offer["parts"][0][0]
             listing["availability"] = f"{SCHEMA}/InStock"
             listing["priceSpecification"] = [
-                {"@type": "UnitPriceSpecification", "price": amount, "priceCurrency": offer["currency"],
-                 "unitText": unit}
+                {
+                    "@type": "UnitPriceSpecification",
+                    "price": amount,
+                    "priceCurrency": offer["currency"],
+                    "unitText": unit,
+                }
                 for amount, unit in offer["parts"]
             ]
         else:
             listing["description"] = offer["on_quote"]
-        found.append({
-            "@type": "Product",
-            "@id": f"{page_url}#{offer['key']}",
-            "name": f"{BRAND_NAME} {offer['name']}",
-            "description": offer["summary"],
-            "brand": {"@type": "Brand", "name": BRAND_NAME},
-            "offers": listing,
-        })
+        found.append(
+            {
+                "@type": "Product",
+                "@id": f"{page_url}#{offer['key']}",
+                "name": f"{BRAND_NAME} {offer['name']}",
+                "description": offer["summary"],
+                "brand": {"@type": "Brand", "name": BRAND_NAME},
+                "offers": listing,
+            }
+        )
     return found
 
 
@@ -131,8 +145,11 @@ def faq(lang: str) -> dict[str, Any]:
         "@type": "FAQPage",
         "inLanguage": lang,
         "mainEntity": [
-            {"@type": "Question", "name": item["question"],
-             "acceptedAnswer": {"@type": "Answer", "text": item["answer"]}}
+            {
+                "@type": "Question",
+                "name": item["question"],
+                "acceptedAnswer": {"@type": "Answer", "text": item["answer"]},
+            }
             for item in items
         ],
     }
@@ -160,5 +177,8 @@ def script_tags(page: routes.Page, lang: str) -> list[rx.Component]:
     """The `<script type="application/ld+json">` of a page, if it has structured data."""
     if not graph(page, lang):
         return []
-    return [rx.el.script(type="application/ld+json",
-                         custom_attrs={"dangerouslySetInnerHTML": {"__html": json_ld(page, lang)}})]
+    return [
+        rx.el.script(
+            type="application/ld+json", custom_attrs={"dangerouslySetInnerHTML": {"__html": json_ld(page, lang)}}
+        )
+    ]

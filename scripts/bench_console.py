@@ -41,8 +41,13 @@ def _use_database(url: str) -> None:
     os.environ["DATABASE_URL"] = url
     settings.get_settings.cache_clear()
     db.engine_for.cache_clear()
-    subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, check=True, capture_output=True,
-                   env={**os.environ, "DATABASE_URL": url})
+    subprocess.run(
+        [str(BIN / "alembic"), "upgrade", "head"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        env={**os.environ, "DATABASE_URL": url},
+    )
 
 
 def _seed(count: int) -> None:
@@ -61,20 +66,38 @@ def _seed(count: int) -> None:
                 name = rng.choice(NAMES)
                 company = f"{rng.choice(COMPANIES)} {rng.randrange(5000)}"
                 created = now - timedelta(seconds=rng.randrange(240 * 86400))
-                leads.append({
-                    "id": next_id, "form": rng.choice(FORMS), "lang": "fr" if rng.random() < 0.7 else "en",
-                    "name": name, "firstname": "Camille", "phone": "+33 1 23 45 67 89", "company": company,
-                    "email": f"{name.lower()}.{i}@example.test", "idempotency_key": uuid.uuid4().hex,
-                    "created_at": created,
-                })
+                leads.append(
+                    {
+                        "id": next_id,
+                        "form": rng.choice(FORMS),
+                        "lang": "fr" if rng.random() < 0.7 else "en",
+                        "name": name,
+                        "firstname": "Camille",
+                        "phone": "+33 1 23 45 67 89",
+                        "company": company,
+                        "email": f"{name.lower()}.{i}@example.test",
+                        "idempotency_key": uuid.uuid4().hex,
+                        "created_at": created,
+                    }
+                )
                 roll = rng.random()
                 status = "sent" if roll < 0.90 else "failed" if roll < 0.96 else "pending"
-                mails.append({
-                    "lead_id": next_id, "message_id": f"<{uuid.uuid4().hex}@bench>", "mail_from": "site@example.test",
-                    "mail_to": "leads@example.test", "reply_to": leads[-1]["email"], "subject": "Lead", "body": "…",
-                    "status": status, "attempts": 1, "next_attempt_at": created, "created_at": created,
-                    "last_error": "550 refused" if status == "failed" else None,
-                })
+                mails.append(
+                    {
+                        "lead_id": next_id,
+                        "message_id": f"<{uuid.uuid4().hex}@bench>",
+                        "mail_from": "site@example.test",
+                        "mail_to": "leads@example.test",
+                        "reply_to": leads[-1]["email"],
+                        "subject": "Lead",
+                        "body": "…",
+                        "status": status,
+                        "attempts": 1,
+                        "next_attempt_at": created,
+                        "created_at": created,
+                        "last_error": "550 refused" if status == "failed" else None,
+                    }
+                )
                 next_id += 1
             connection.execute(Lead.__table__.insert(), leads)  # type: ignore[attr-defined]
             connection.execute(OutboxMessage.__table__.insert(), mails)  # type: ignore[attr-defined]
@@ -115,8 +138,10 @@ def _cases():
         ("page load: leads page 1, chart, funnel, mail, audit", page_load),
         ("leads page 1 (newest first)", lambda: console.lead_page(f())),
         ("search 'dubois' (name, email, company)", lambda: console.lead_page(f(search="dubois"))),
-        ("filter document + language + last 30 days", lambda: console.lead_page(
-            f(form="white_paper", lang="en", date_from=month_ago))),
+        (
+            "filter document + language + last 30 days",
+            lambda: console.lead_page(f(form="white_paper", lang="en", date_from=month_ago)),
+        ),
         ("filter mail status failed", lambda: console.lead_page(f(mail_status="failed"))),
         ("sort by company, page 2", lambda: console.lead_page(f(sort="company", descending="0", page=2))),
         ("last page (newest first)", lambda: console.lead_page(f(page=10**9))),

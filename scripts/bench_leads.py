@@ -26,9 +26,9 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from servers import BIN, SiteServer, free_port  # noqa: E402
+from servers import BIN, SiteServer, free_port
 
-BARE_APP = '''
+BARE_APP = """
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -38,15 +38,20 @@ async def send(request):
     return JSONResponse({"status": "accepted"})
 
 app = Starlette(routes=[Route("/api/v1/mail/send", send, methods=["POST"])])
-'''
+"""
 
 
 def payload(i: int) -> dict:
     return {
-        "name": "Bench", "firstname": "Mark", "phone": "+33 1 23 45 67 89", "company": "Bench SA",
+        "name": "Bench",
+        "firstname": "Mark",
+        "phone": "+33 1 23 45 67 89",
+        "company": "Bench SA",
         "email": f"bench{i}-{time.time_ns()}@example.com",
         "subject": "Ebook download - Wealth manager new generation",
-        "text": "", "mailSent": False, "error": False,
+        "text": "",
+        "mailSent": False,
+        "error": False,
     }
 
 
@@ -77,16 +82,30 @@ def main() -> int:
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="bench-leads-"))
 
-    site = SiteServer(free_port(), workdir, RATE_LIMIT_PER_IP="100000000", RATE_LIMIT_PER_EMAIL="100000000",
-                      OUTBOX_POLL_SECONDS="1")
+    site = SiteServer(
+        free_port(), workdir, RATE_LIMIT_PER_IP="100000000", RATE_LIMIT_PER_EMAIL="100000000", OUTBOX_POLL_SECONDS="1"
+    )
     site.migrate()
     site.start()
     bare_port = free_port()
     (workdir / "bare_app.py").write_text(BARE_APP)
     bare = subprocess.Popen(
-        [str(BIN / "granian"), "--interface", "asgi", "--host", "127.0.0.1", "--port", str(bare_port),
-         "--workers", "1", "--log-level", "warning", "bare_app:app"],
-        cwd=workdir, env={**os.environ, "PYTHONPATH": str(workdir)},
+        [
+            str(BIN / "granian"),
+            "--interface",
+            "asgi",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(bare_port),
+            "--workers",
+            "1",
+            "--log-level",
+            "warning",
+            "bare_app:app",
+        ],
+        cwd=workdir,
+        env={**os.environ, "PYTHONPATH": str(workdir)},
     )
     try:
         for _ in range(100):
@@ -96,8 +115,10 @@ def main() -> int:
             except httpx.HTTPError:
                 time.sleep(0.1)
         results = {}
-        for name, url in (("bare Starlette JSON", f"http://127.0.0.1:{bare_port}/api/v1/mail/send"),
-                          ("lead API (store + outbox)", site.url + "/api/v1/mail/send")):
+        for name, url in (
+            ("bare Starlette JSON", f"http://127.0.0.1:{bare_port}/api/v1/mail/send"),
+            ("lead API (store + outbox)", site.url + "/api/v1/mail/send"),
+        ):
             asyncio.run(drive(url, 1, args.concurrency))  # warm-up
             done, errors = asyncio.run(drive(url, args.seconds, args.concurrency))
             results[name] = done / args.seconds

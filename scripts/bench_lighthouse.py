@@ -29,8 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from marketing_site import routes  # noqa: E402
-from servers import SiteServer, free_port  # noqa: E402
+from servers import SiteServer, free_port
+
+from marketing_site import routes
 
 LIGHTHOUSE = ROOT / ".tools" / "node_modules" / ".bin" / "lighthouse"
 OUTPUT = ROOT / "bench-results" / "lighthouse.json"
@@ -54,8 +55,13 @@ FCP_RATIO_GOAL = 1.15
 def run_lighthouse(url: str, desktop: bool, block_js: bool = False) -> dict:
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         command = [
-            str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={out.name}",
-            f"--chrome-flags={CHROME_FLAGS}", "--only-categories=performance,accessibility,best-practices,seo",
+            str(LIGHTHOUSE),
+            url,
+            "--quiet",
+            "--output=json",
+            f"--output-path={out.name}",
+            f"--chrome-flags={CHROME_FLAGS}",
+            "--only-categories=performance,accessibility,best-practices,seo",
         ]
         if desktop:
             command.append("--preset=desktop")
@@ -175,7 +181,9 @@ def main() -> int:
     for k, v in summary.items():
         print(f"{k}: {v}")
     OUTPUT.parent.mkdir(exist_ok=True)
-    OUTPUT.write_text(json.dumps({"results": results, "no_js_twins": twins, "summary": summary, "goals": GOALS}, indent=1))
+    OUTPUT.write_text(
+        json.dumps({"results": results, "no_js_twins": twins, "summary": summary, "goals": GOALS}, indent=1)
+    )
     print(f"JSON: {OUTPUT.relative_to(ROOT)}")
     return 0
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from marketing_site import routes  # noqa: E402
-from marketing_site.components.layout import site_layout  # noqa: E402
-from marketing_site.marketing_site import PAGE_BODIES  # noqa: E402
+from marketing_site import routes
+from marketing_site.components.layout import site_layout
+from marketing_site.marketing_site import PAGE_BODIES
 
 
 def main(keys: list[str]) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from marketing_site.dev_services import main  # noqa: E402
+from marketing_site.dev_services import main
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

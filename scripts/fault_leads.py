@@ -55,11 +55,15 @@ def main() -> int:
         )
         elapsed = time.monotonic() - began
         result = lead_drill.count(drill, run, acknowledged, drain_seconds=90)
-        extra = "\n".join([
-            f"({args.count} leads, 1 in 10 sent twice, {args.concurrency} concurrent clients over 2 sites x 2 workers,"
-            f" {elapsed:.1f} s; PostgreSQL + Redis; failures retried: {dict(failures) or 'none'})",
-            *events,
-        ])
+        extra = "\n".join(
+            [
+                (
+                    f"({args.count} leads, 1 in 10 sent twice, {args.concurrency} concurrent clients over 2 sites x 2 workers,"
+                    f" {elapsed:.1f} s; PostgreSQL + Redis; failures retried: {dict(failures) or 'none'})"
+                ),
+                *events,
+            ]
+        )
         return lead_drill.report(result, extra)
     finally:
         lead_drill.stop(drill)

@@ -15,8 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from lead_corpus import ACCEPTED, BASE, REFUSED  # noqa: E402
-from marketing_site.services.leads import validate_contact  # noqa: E402
+from lead_corpus import ACCEPTED, BASE, REFUSED
+
+from marketing_site.services.leads import validate_contact
 
 
 def main() -> int:
@@ -36,7 +37,9 @@ def main() -> int:
     print("\nrefused, with the message shown next to the field:")
     for field, values in REFUSED.items():
         for value in values:
-            print(f"  {field:<9} {value!r:<45} {validate_contact({**BASE, field: value}).errors.get(field, 'ACCEPTED')}")
+            print(
+                f"  {field:<9} {value!r:<45} {validate_contact({**BASE, field: value}).errors.get(field, 'ACCEPTED')}"
+            )
     if wrong:
         print("\nplausible values refused:", wrong)
     return 1 if wrong else 0

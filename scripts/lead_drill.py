@@ -35,7 +35,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from servers import SiteServer, SmtpSink, free_port  # noqa: E402
+from servers import SiteServer, SmtpSink, free_port
 
 SUBJECT = "Ebook download - Wealth manager new generation"
 os.environ.setdefault("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
@@ -52,10 +52,16 @@ class PrivateRedis:
     def start(self) -> PrivateRedis:
         self.proc = subprocess.Popen(
             ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         for _ in range(100):
-            if subprocess.run(["redis-cli", "-p", str(self.port), "ping"], capture_output=True).stdout.strip() == b"PONG":
+            if (
+                subprocess.run(
+                    ["redis-cli", "-p", str(self.port), "ping"], capture_output=True, check=False
+                ).stdout.strip()
+                == b"PONG"
+            ):
                 return self
             time.sleep(0.05)
         raise RuntimeError("redis-server did not start")
@@ -80,10 +86,14 @@ def start(sites: int, workers: int) -> Drill:
     redis = PrivateRedis().start()
     os.environ["TEST_REDIS_URL"] = redis.url
     smtp = SmtpSink().start()
-    settings = dict(
-        RATE_LIMIT_PER_IP="100000000", RATE_LIMIT_PER_EMAIL="100000000", LEAD_MIN_FILL_SECONDS="0",
-        OUTBOX_POLL_SECONDS="0.5", SMTP_TIMEOUT_SECONDS="3", LOG_LEVEL="WARNING",
-    )
+    settings = {
+        "RATE_LIMIT_PER_IP": "100000000",
+        "RATE_LIMIT_PER_EMAIL": "100000000",
+        "LEAD_MIN_FILL_SECONDS": "0",
+        "OUTBOX_POLL_SECONDS": "0.5",
+        "SMTP_TIMEOUT_SECONDS": "3",
+        "LOG_LEVEL": "WARNING",
+    }
     first = SiteServer(free_port(), workdir, smtp, workers=workers, **settings)
     servers = [first]
     for _ in range(sites - 1):  # the other "machines" share the first one's database and Redis
@@ -106,14 +116,23 @@ def stop(drill: Drill) -> None:
 
 def payload(n: int, run: str) -> dict:
     return {
-        "name": "Charge", "firstname": "Léa", "phone": "+33 1 23 45 67 89", "company": f"Load {run}",
-        "email": f"load-{run}-{n}@example.com", "subject": SUBJECT, "text": "",
-        "mailSent": False, "error": False,
+        "name": "Charge",
+        "firstname": "Léa",
+        "phone": "+33 1 23 45 67 89",
+        "company": f"Load {run}",
+        "email": f"load-{run}-{n}@example.com",
+        "subject": SUBJECT,
+        "text": "",
+        "mailSent": False,
+        "error": False,
     }
 
 
 async def send_all(
-    drill: Drill, count: int, concurrency: int, deadline: float,
+    drill: Drill,
+    count: int,
+    concurrency: int,
+    deadline: float,
     on_progress: Callable[[int], Awaitable[None]] | None = None,
 ) -> tuple[str, dict[int, int], Counter]:
     """Submit `count` leads; returns the run id, {lead n: 200 answers} and the failures seen."""
@@ -168,7 +187,8 @@ def count(drill: Drill, run: str, acknowledged: dict[int, int], drain_seconds: f
     while time.monotonic() < deadline:
         [(waiting,)] = site.query(
             "SELECT COUNT(*) FROM outbox_message o JOIN lead l ON l.id = o.lead_id "
-            "WHERE l.email LIKE ? AND o.status <> 'sent'", pattern,
+            "WHERE l.email LIKE ? AND o.status <> 'sent'",
+            pattern,
         )
         if waiting == 0:
             break
@@ -206,5 +226,7 @@ def worker_pids(server: SiteServer) -> list[int]:
     """Process ids in the site's process group (supervisor and backend workers)."""
     if server.proc is None:
         return []
-    out = subprocess.run(["ps", "-o", "pid=", "-g", str(server.proc.pid)], capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["ps", "-o", "pid=", "-g", str(server.proc.pid)], capture_output=True, text=True, check=False
+    ).stdout
     return [int(p) for p in out.split()]

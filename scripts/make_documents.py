@@ -28,8 +28,8 @@ from fpdf import FPDF
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from marketing_site.brand import BRAND_NAME, LEGAL_NAME  # noqa: E402
-from marketing_site.content.downloads import LANGS, documents_in, layout_words  # noqa: E402
+from marketing_site.brand import BRAND_NAME, LEGAL_NAME
+from marketing_site.content.downloads import LANGS, documents_in, layout_words
 
 OUTPUT_DIR = ROOT / "files"
 CREATOR = "scripts/make_documents.py"
@@ -208,9 +208,8 @@ def wrap_spans(pdf: Pdf, spans: list[Span], width: float, size: float) -> list[l
     for line_words in lines:
         merged: list[Span] = []
         for position, word in enumerate(line_words):
-            for piece_index, (bold, content) in enumerate(word):
-                if position and piece_index == 0:
-                    content = " " + content
+            for piece_index, (bold, piece) in enumerate(word):
+                content = " " + piece if position and piece_index == 0 else piece
                 if merged and merged[-1][0] == bold:
                     merged[-1] = (bold, merged[-1][1] + content)
                 else:
@@ -238,7 +237,9 @@ def _lang_spans(value: str | list[Span], bold: bool, lang: str) -> list[Span]:
 def render_document(doc: dict, lang: str = "fr") -> bytes:
     """Lay out one document of `documents_in(lang)` and return the bytes of its PDF."""
     words = layout_words(lang)
-    writer = Pdf(title=typography(doc["title"], lang), subject=typography(doc["subtitle"], lang), lang=words["pdf_lang"])
+    writer = Pdf(
+        title=typography(doc["title"], lang), subject=typography(doc["subtitle"], lang), lang=words["pdf_lang"]
+    )
 
     def _spans(value: str | list[Span], bold: bool = REGULAR) -> list[Span]:
         return _lang_spans(value, bold, lang)

@@ -15,10 +15,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from marketing_site import routes  # noqa: E402
-from marketing_site.brand import BRAND_NAME  # noqa: E402
-from marketing_site.content.words import words  # noqa: E402
-from marketing_site.seo import og_card_path, page_text  # noqa: E402
+from marketing_site import routes
+from marketing_site.brand import BRAND_NAME
+from marketing_site.content.words import words
+from marketing_site.seo import og_card_path, page_text
 
 LOGO = (ROOT / "assets" / "logo.svg").read_text()
 TEMPLATE = """<!doctype html><html><head><meta charset="utf-8"><style>
@@ -39,7 +39,9 @@ def main() -> int:
 
     out = ROOT / "assets" / "og"
     out.mkdir(parents=True, exist_ok=True)
-    cards = [(page.key, lang) for page in routes.PAGES for lang, _ in page.paths()] + [("not_found", lang) for lang in routes.LANGS]
+    cards = [(page.key, lang) for page in routes.PAGES for lang, _ in page.paths()] + [
+        ("not_found", lang) for lang in routes.LANGS
+    ]
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path="/usr/bin/chromium",

@@ -32,13 +32,13 @@ from urllib.parse import quote
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from marketing_site import routes  # noqa: E402
-from marketing_site.security import (  # noqa: E402
+from marketing_site import routes
+from marketing_site.security import (
     PERMISSIONS_POLICY,
     SUBRESOURCE_CONTENT_TYPES,
     content_security_policy,
 )
-from marketing_site.settings import get_settings  # noqa: E402
+from marketing_site.settings import get_settings
 
 
 def _quoted(text: str) -> str:
@@ -86,16 +86,18 @@ def write_maps(build: Path, out: Path) -> None:
         "$nereo_frame_options": _quoted("DENY"),
         "$nereo_permissions_policy": _quoted(PERMISSIONS_POLICY),
     }
-    (out / "document-headers.conf").write_text("".join(
-        f"map $sent_http_content_type {variable} {{\n    {subresource} \"\";\n    default {value};\n}}\n"
-        for variable, value in document_only.items()
-    ))
+    (out / "document-headers.conf").write_text(
+        "".join(
+            f'map $sent_http_content_type {variable} {{\n    {subresource} "";\n    default {value};\n}}\n'
+            for variable, value in document_only.items()
+        )
+    )
     headers = [
-        'add_header Content-Security-Policy $nereo_document_csp always;',
+        "add_header Content-Security-Policy $nereo_document_csp always;",
         'add_header X-Content-Type-Options "nosniff" always;',
         'add_header Referrer-Policy "strict-origin-when-cross-origin" always;',
-        'add_header X-Frame-Options $nereo_frame_options always;',
-        'add_header Permissions-Policy $nereo_permissions_policy always;',
+        "add_header X-Frame-Options $nereo_frame_options always;",
+        "add_header Permissions-Policy $nereo_permissions_policy always;",
         f'add_header Strict-Transport-Security "max-age={settings.hsts_max_age_seconds}; includeSubDomains" always;',
     ]
     (out / "headers.conf").write_text("\n".join(headers) + "\n")

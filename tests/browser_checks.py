@@ -10,8 +10,9 @@ import json
 import re
 from urllib.parse import quote
 
-from marketing_site import routes
 from servers import ROOT
+
+from marketing_site import routes
 
 AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
 RUN_AXE = """async () => {
@@ -104,8 +105,6 @@ def switch_to_alternate_prices_over_websocket(page, site: str) -> None:
     event["name"] = f"{PricingState.get_full_name()}.use_alternate_prices"
     event["payload"] = {}
     relay["server"].send("42/_event," + json.dumps(["event", event]))
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=price-engage]').innerText.startsWith('120')"
-    )
+    page.wait_for_function("() => document.querySelector('[data-testid=price-engage]').innerText.startsWith('120')")
     amounts = price_amounts(page)
     assert [re.sub(r"\s", " ", amounts[k]) for k in PRICES[:3]] == ["120 €", "150 €", "200 €"]

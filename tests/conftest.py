@@ -20,7 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from servers import ARTIFACTS, BIN, ROOT, SiteServer, SmtpSink, drop_test_databases, engines  # noqa: E402
+from servers import ARTIFACTS, BIN, ROOT, SiteServer, SmtpSink, drop_test_databases, engines
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -113,7 +113,9 @@ def site_server(workdir, smtp, auth_services) -> Iterator[SiteServer]:
     if not manifest.exists():
         subprocess.run(
             [str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],
-            cwd=ROOT, env=server.env, check=True,
+            cwd=ROOT,
+            env=server.env,
+            check=True,
         )
     try:
         httpx.get(f"http://127.0.0.1:{port}/ping", timeout=1)
@@ -169,15 +171,19 @@ def new_page(browser, page_errors):
         # A failed subresource is an error; a document's own 404 is the page under test.
         page.on(
             "response",
-            lambda r: page_errors.append(f"{r.status}: {r.url}")
-            if r.status >= 400 and r.request.resource_type != "document"
-            else None,
+            lambda r: (
+                page_errors.append(f"{r.status}: {r.url}")
+                if r.status >= 400 and r.request.resource_type != "document"
+                else None
+            ),
         )
         page.on(
             "console",
-            lambda m: page_errors.append(f"console: {m.text}")
-            if m.type == "error" and not m.text.startswith("Failed to load resource")
-            else None,
+            lambda m: (
+                page_errors.append(f"console: {m.text}")
+                if m.type == "error" and not m.text.startswith("Failed to load resource")
+                else None
+            ),
         )
         return page
 

@@ -32,7 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / ".venv" / "bin"
 ARTIFACTS = ROOT / "test-artifacts"
 # Databases created for test servers on PostgreSQL start with this (dropped by `drop_test_databases`).
-PG_PREFIX = "mstest_"
+# It carries the run's TEST_PORT: two runs on one server (on two ports) never drop each other's.
+PG_PREFIX = f"mstest_{os.environ.get('TEST_PORT', '8765')}_"
 
 
 def engines() -> dict[str, str]:
@@ -64,9 +65,11 @@ def drop_test_databases() -> None:
 
     engine = _pg_admin()
     with engine.connect() as connection:
-        names = connection.execute(
-            text("SELECT datname FROM pg_database WHERE datname LIKE :p"), {"p": PG_PREFIX + "%"}
-        ).scalars().all()
+        names = (
+            connection.execute(text("SELECT datname FROM pg_database WHERE datname LIKE :p"), {"p": PG_PREFIX + "%"})
+            .scalars()
+            .all()
+        )
         for name in names:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     engine.dispose()
@@ -88,7 +91,7 @@ class SmtpSink:
         self._lock = threading.Lock()
         self._controller: Controller | None = None
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
+    async def handle_DATA(self, server, session, envelope):
         if self.reply:
             return self.reply
         with self._lock:
@@ -126,8 +129,15 @@ class SmtpSink:
 class SiteServer:
     """The production build served on a loopback port, with its own database."""
 
-    def __init__(self, port: int, workdir: Path, smtp: SmtpSink | None = None, workers: int | None = None,
-                 root: Path = ROOT, **settings: str):
+    def __init__(
+        self,
+        port: int,
+        workdir: Path,
+        smtp: SmtpSink | None = None,
+        workers: int | None = None,
+        root: Path = ROOT,
+        **settings: str,
+    ):
         # `root`: the project served (a modified copy in tests/test_third_language.py).
         self.root = root
         self.port = port
@@ -158,11 +168,14 @@ class SiteServer:
         self.env.setdefault("ANALYTICS_SCRIPT_URL", f"{self.url}/__test-analytics.js")
         if "TEST_REDIS_URL" in real:
             # Reflex's Redis state manager and the shared rate limits; keys apart per server.
-            self.env.update(REFLEX_REDIS_URL=real["TEST_REDIS_URL"], REDIS_KEY_PREFIX=f"mstest:{port}:{time.time_ns()}:")
+            self.env.update(
+                REFLEX_REDIS_URL=real["TEST_REDIS_URL"], REDIS_KEY_PREFIX=f"mstest:{port}:{time.time_ns()}:"
+            )
         self.env["GRANIAN_WORKERS"] = str(workers or (2 if "TEST_REDIS_URL" in real else 1))
         if smtp is not None:
-            self.env.update(SMTP_HOST="127.0.0.1", SMTP_PORT=str(smtp.port), SMTP_STARTTLS="false",
-                            SMTP_TIMEOUT_SECONDS="3")
+            self.env.update(
+                SMTP_HOST="127.0.0.1", SMTP_PORT=str(smtp.port), SMTP_STARTTLS="false", SMTP_TIMEOUT_SECONDS="3"
+            )
         self.env.update(settings)
         self.proc: subprocess.Popen | None = None
 
@@ -173,9 +186,22 @@ class SiteServer:
         ARTIFACTS.mkdir(exist_ok=True)
         log = (ARTIFACTS / f"site-{self.port}.log").open("ab")
         self.proc = subprocess.Popen(
-            [str(BIN / "reflex"), "run", "--env", "prod", "--backend-only",
-             "--backend-host", "127.0.0.1", "--backend-port", str(self.port)],
-            cwd=self.root, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                str(BIN / "reflex"),
+                "run",
+                "--env",
+                "prod",
+                "--backend-only",
+                "--backend-host",
+                "127.0.0.1",
+                "--backend-port",
+                str(self.port),
+            ],
+            cwd=self.root,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         log.close()
         deadline = time.monotonic() + timeout
@@ -242,7 +268,11 @@ def build_in_own_web_folder(server: SiteServer, web: Path, root: Path = ROOT) ->
     (web / "node_modules").symlink_to(ROOT / ".web" / "node_modules")
     build = subprocess.run(
         [str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],
-        cwd=root, env=server.env, capture_output=True, text=True,
+        cwd=root,
+        env=server.env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
 
@@ -270,19 +300,23 @@ def self_signed_certificate(directory: Path, host: str = "127.0.0.1") -> tuple[P
 
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host)])
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     certificate = (
         x509.CertificateBuilder()
-        .subject_name(name).issuer_name(name).public_key(key.public_key())
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
         .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
         .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(host))]), critical=False)
         .sign(key, hashes.SHA256())
     )
     cert_file, key_file = directory / "proxy.crt", directory / "proxy.key"
     cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
+    key_file.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
     return cert_file, key_file
 
 
@@ -349,15 +383,16 @@ class NginxProxy:
 
     def test_config(self) -> subprocess.CompletedProcess:
         """`nginx -t` on the configuration (output in stderr)."""
-        return subprocess.run(self._command("-t"), capture_output=True, text=True)
+        return subprocess.run(self._command("-t"), capture_output=True, text=True, check=False)
 
     def version(self) -> str:
-        return subprocess.run([self.nginx, "-v"], capture_output=True, text=True).stderr.strip()
+        return subprocess.run([self.nginx, "-v"], capture_output=True, text=True, check=True).stderr.strip()
 
     def start(self, timeout: float = 20) -> NginxProxy:
         log = (self.dir / "stderr.log").open("ab")
-        self.proc = subprocess.Popen(self._command("-g", "daemon off;"), stdout=log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            self._command("-g", "daemon off;"), stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

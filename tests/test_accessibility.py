@@ -5,12 +5,11 @@ from __future__ import annotations
 from urllib.parse import quote
 
 import pytest
-
 from browser_checks import AXE, RUN_AXE
+
 from marketing_site import routes
 
 pytestmark = pytest.mark.browser
-
 
 
 @pytest.mark.parametrize("width", [1280, 375])

@@ -16,6 +16,7 @@ from conftest import INVESTOR_USER, TRIAL_USER
 
 pytestmark = pytest.mark.browser
 
+
 def _query(url: str) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlsplit(url).query, keep_blank_values=True).items()}
 
@@ -95,7 +96,9 @@ def test_trial_failure_returns_to_idle_without_message(new_page, site, auth_serv
         assert len(manager.registrations()) == before + 1
         assert not page.get_by_test_id("trial-submit").is_disabled()
         assert page.url == site + "/start-free-trial"
-        assert page.locator("[role=alert]").count() == 0, page.locator("[role=alert]").first.evaluate("e => e.outerHTML")
+        assert page.locator("[role=alert]").count() == 0, page.locator("[role=alert]").first.evaluate(
+            "e => e.outerHTML"
+        )
     finally:
         manager.fail_registrations = False
 
@@ -172,7 +175,9 @@ def test_navbar_login_returns_to_the_page_and_logout_icon_logs_out(new_page, sit
     assert "nereo_session" not in names and "nereo.is.authenticated" not in names
 
 
-@pytest.mark.parametrize("path", ["/compare?x=1&y=%C3%A9", "/portail-client-priv%C3%A9e?utm_source=a", "/nope?q=2", "/en/merci?a=b"])
+@pytest.mark.parametrize(
+    "path", ["/compare?x=1&y=%C3%A9", "/portail-client-priv%C3%A9e?utm_source=a", "/nope?q=2", "/en/merci?a=b"]
+)
 def test_navbar_login_returns_to_the_exact_page_and_query(new_page, site, path):
     """From a not-found page too: back to the address that was asked for, not /__not-found."""
     page = new_page()

@@ -33,7 +33,7 @@ def _run(coroutine):
     def target():
         try:
             result["value"] = asyncio.run(coroutine)
-        except BaseException as error:  # re-raised in the test's thread
+        except BaseException as error:  # noqa: BLE001 - re-raised in the test's thread
             result["error"] = error
 
     thread = threading.Thread(target=target)
@@ -60,8 +60,19 @@ def database(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     "value",
     [
-        "//evil.com", "https://evil.com", "/\\evil.com", "\\\\evil.com", "/\t/evil.com", "/\n/evil.com",
-        "http:evil.com", "javascript:alert(1)", "evil.com", "", None, "/auth/login", "/api/v1/x",
+        "//evil.com",
+        "https://evil.com",
+        "/\\evil.com",
+        "\\\\evil.com",
+        "/\t/evil.com",
+        "/\n/evil.com",
+        "http:evil.com",
+        "javascript:alert(1)",
+        "evil.com",
+        "",
+        None,
+        "/auth/login",
+        "/api/v1/x",
     ],
 )
 def test_unsafe_return_targets_fall_back_to_home(value):
@@ -157,18 +168,22 @@ class _Provider:
                 self.wfile.write(data)
 
             def do_GET(self):
-                self._json({
-                    "issuer": provider.issuer,
-                    "authorization_endpoint": provider.issuer + "/authorize",
-                    "token_endpoint": token_endpoint or provider.issuer + "/token",
-                    "jwks_uri": provider.issuer + "/jwks",
-                })
+                self._json(
+                    {
+                        "issuer": provider.issuer,
+                        "authorization_endpoint": provider.issuer + "/authorize",
+                        "token_endpoint": token_endpoint or provider.issuer + "/token",
+                        "jwks_uri": provider.issuer + "/jwks",
+                    }
+                )
 
             def do_POST(self):
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 provider.token_requests += 1
                 time.sleep(token_delay)
-                self._json({"access_token": f"fresh-{provider.token_requests}", "expires_in": 3600, "token_type": "Bearer"})
+                self._json(
+                    {"access_token": f"fresh-{provider.token_requests}", "expires_in": 3600, "token_type": "Bearer"}
+                )
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.issuer = f"http://127.0.0.1:{self.server.server_address[1]}"
@@ -266,7 +281,9 @@ def test_scope_adds_offline_access_only_with_refresh_tokens():
     assert oidc.RelyingParty(dataclasses.replace(settings, oidc_use_refresh_tokens=True)).scope == (
         "openid profile email offline_access"
     )
-    assert oidc.RelyingParty(dataclasses.replace(settings, oidc_use_refresh_tokens=False)).scope == "openid profile email"
+    assert (
+        oidc.RelyingParty(dataclasses.replace(settings, oidc_use_refresh_tokens=False)).scope == "openid profile email"
+    )
 
 
 # ----------------------------------------------------------------------- production refusal
@@ -275,16 +292,28 @@ def test_scope_adds_offline_access_only_with_refresh_tokens():
 def test_production_refuses_the_development_services():
     production = dataclasses.replace(get_settings(), site_url="https://www.example.test", session_secret="s" * 40)
     assert oidc.configuration_problems(production) == []
-    assert any("DEV_SERVICES" in p for p in oidc.configuration_problems(dataclasses.replace(production, dev_services=True)))
+    assert any(
+        "DEV_SERVICES" in p for p in oidc.configuration_problems(dataclasses.replace(production, dev_services=True))
+    )
     insecure = dataclasses.replace(production, oidc_issuer="http://127.0.0.1:9400")
     assert any("OIDC_ISSUER" in p for p in oidc.configuration_problems(insecure))
-    assert oidc.configuration_problems(dataclasses.replace(production, site_url="http://127.0.0.1:8000", dev_services=True)) == []
+    assert (
+        oidc.configuration_problems(
+            dataclasses.replace(production, site_url="http://127.0.0.1:8000", dev_services=True)
+        )
+        == []
+    )
 
 
 def test_dev_services_script_refuses_a_production_configuration():
     env = {**os.environ, "SITE_URL": "https://www.example.test", "OIDC_ISSUER": ""}
     result = subprocess.run(
-        [sys.executable, "scripts/dev_services.py", "--", "true"], cwd=ROOT, env=env, capture_output=True, text=True
+        [sys.executable, "scripts/dev_services.py", "--", "true"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 2
     assert "Refusing to start" in result.stderr
@@ -294,7 +323,7 @@ def test_migrations_match_the_tables(tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'migrated.db'}"}
     alembic = str(Path(sys.executable).parent / "alembic")
     subprocess.run([alembic, "upgrade", "head"], cwd=ROOT, env=env, check=True, capture_output=True)
-    check = subprocess.run([alembic, "check"], cwd=ROOT, env=env, capture_output=True, text=True)
+    check = subprocess.run([alembic, "check"], cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     assert check.returncode == 0, check.stdout + check.stderr
 
 

@@ -11,9 +11,8 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlmodel import select
-
 from servers import BIN, ROOT, free_port
+from sqlmodel import select
 
 # Monday 21 December 2026, 08:00 in Paris (UTC+1); Friday the 25th is Christmas.
 NOW = datetime(2026, 12, 21, 7, 0, tzinfo=UTC)
@@ -70,7 +69,15 @@ def test_offer_follows_hours_buffer_notice_and_holidays(scheduler):
     # Today: 08:00 in Paris + 4 h notice -> from 12:00 Paris; afternoon every 30 + 15 minutes (UTC).
     assert _day(slots, "2026-12-21") == ["13:00", "13:45", "14:30", "15:15", "16:00"]
     assert _day(slots, "2026-12-22") == [
-        "08:00", "08:45", "09:30", "10:15", "13:00", "13:45", "14:30", "15:15", "16:00",
+        "08:00",
+        "08:45",
+        "09:30",
+        "10:15",
+        "13:00",
+        "13:45",
+        "14:30",
+        "15:15",
+        "16:00",
     ]
     assert _day(slots, "2026-12-25") == []  # Christmas
     assert _day(slots, "2026-12-26") == _day(slots, "2026-12-27") == []  # weekend
@@ -140,8 +147,14 @@ def test_bad_contact_details_use_the_lead_rules_and_change_nothing(scheduler):
 
     [first, *_] = scheduler.available_slots()
     result = scheduler.book(
-        {**CONTACT, "email": "not-an-email", "phone": "call me", "company": " ", "timezone": "Mars/Olympus",
-         "slot": scheduler.slot_id(first)},
+        {
+            **CONTACT,
+            "email": "not-an-email",
+            "phone": "call me",
+            "company": " ",
+            "timezone": "Mars/Olympus",
+            "slot": scheduler.slot_id(first),
+        },
         "10.0.0.1",
     )
     assert result.status == "invalid"
@@ -159,7 +172,7 @@ def test_cancel_tokens_refuse_forgery_tampering_and_expiry(scheduler):
     start = utc("2026-12-22T08:00")
     token = scheduler.cancel_token(7, start)
     assert scheduler.read_cancel_token(token, NOW) == (7, None)
-    booking_id, expiry, signature = token.split(".")
+    _booking_id, expiry, signature = token.split(".")
     assert scheduler.read_cancel_token(f"8.{expiry}.{signature}", NOW) == (None, "invalid")
     assert scheduler.read_cancel_token(f"7.{int(expiry) + 3600}.{signature}", NOW) == (None, "invalid")
     assert scheduler.read_cancel_token(f"7.{expiry}.{'A' * len(signature)}", NOW) == (None, "invalid")
@@ -171,7 +184,7 @@ class _Feed(http.server.BaseHTTPRequestHandler):
     body = b""
     hits = 0
 
-    def do_GET(self):  # noqa: N802 (http.server's name)
+    def do_GET(self):
         type(self).hits += 1
         self.send_response(200)
         self.send_header("Content-Type", "text/calendar")
@@ -183,26 +196,26 @@ class _Feed(http.server.BaseHTTPRequestHandler):
 
 
 BUSY_FEED = (
-    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//busy//EN\r\n"
+    b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//busy//EN\r\n"
     # Tuesday 22nd, 14:00-15:00 Paris: the 14:00 and 14:45 slots go (15-minute buffer).
-    "BEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20261201T000000Z\r\n"
-    "DTSTART;TZID=Europe/Paris:20261222T140000\r\nDTEND;TZID=Europe/Paris:20261222T150000\r\nEND:VEVENT\r\n"
+    b"BEGIN:VEVENT\r\nUID:a\r\nDTSTAMP:20261201T000000Z\r\n"
+    b"DTSTART;TZID=Europe/Paris:20261222T140000\r\nDTEND;TZID=Europe/Paris:20261222T150000\r\nEND:VEVENT\r\n"
     # Free time (TRANSPARENT) and a cancelled event block nothing.
-    "BEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20261201T000000Z\r\nTRANSP:TRANSPARENT\r\n"
-    "DTSTART:20261222T080000Z\r\nDTEND:20261222T110000Z\r\nEND:VEVENT\r\n"
-    "BEGIN:VEVENT\r\nUID:c\r\nDTSTAMP:20261201T000000Z\r\nSTATUS:CANCELLED\r\n"
-    "DTSTART:20261223T080000Z\r\nDTEND:20261223T110000Z\r\nEND:VEVENT\r\n"
+    b"BEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20261201T000000Z\r\nTRANSP:TRANSPARENT\r\n"
+    b"DTSTART:20261222T080000Z\r\nDTEND:20261222T110000Z\r\nEND:VEVENT\r\n"
+    b"BEGIN:VEVENT\r\nUID:c\r\nDTSTAMP:20261201T000000Z\r\nSTATUS:CANCELLED\r\n"
+    b"DTSTART:20261223T080000Z\r\nDTEND:20261223T110000Z\r\nEND:VEVENT\r\n"
     # A whole day off (all-day event) on Thursday 24th.
-    "BEGIN:VEVENT\r\nUID:d\r\nDTSTAMP:20261201T000000Z\r\n"
-    "DTSTART;VALUE=DATE:20261224\r\nDTEND;VALUE=DATE:20261225\r\nEND:VEVENT\r\n"
+    b"BEGIN:VEVENT\r\nUID:d\r\nDTSTAMP:20261201T000000Z\r\n"
+    b"DTSTART;VALUE=DATE:20261224\r\nDTEND;VALUE=DATE:20261225\r\nEND:VEVENT\r\n"
     # Free/busy periods: Wednesday 23rd, 14:00-15:00 UTC.
-    "BEGIN:VFREEBUSY\r\nUID:e\r\nDTSTAMP:20261201T000000Z\r\n"
-    "FREEBUSY:20261223T140000Z/PT1H\r\nEND:VFREEBUSY\r\n"
+    b"BEGIN:VFREEBUSY\r\nUID:e\r\nDTSTAMP:20261201T000000Z\r\n"
+    b"FREEBUSY:20261223T140000Z/PT1H\r\nEND:VFREEBUSY\r\n"
     # A weekly meeting since Monday 14th, 10:00-10:30 Paris: on Monday 28th too.
-    "BEGIN:VEVENT\r\nUID:f\r\nDTSTAMP:20261201T000000Z\r\nRRULE:FREQ=WEEKLY\r\n"
-    "DTSTART;TZID=Europe/Paris:20261214T100000\r\nDTEND;TZID=Europe/Paris:20261214T103000\r\nEND:VEVENT\r\n"
-    "END:VCALENDAR\r\n"
-).encode()
+    b"BEGIN:VEVENT\r\nUID:f\r\nDTSTAMP:20261201T000000Z\r\nRRULE:FREQ=WEEKLY\r\n"
+    b"DTSTART;TZID=Europe/Paris:20261214T100000\r\nDTEND;TZID=Europe/Paris:20261214T103000\r\nEND:VEVENT\r\n"
+    b"END:VCALENDAR\r\n"
+)
 
 
 def test_busy_feed_removes_its_periods_and_is_cached(scheduler, monkeypatch):
@@ -260,7 +273,10 @@ def test_operator_lists_upcoming_bookings(scheduler, capsys):
 
     first, second, *_ = scheduler.available_slots()
     assert scheduler.book({**CONTACT, "slot": scheduler.slot_id(second)}, "10.0.0.1").status == "booked"
-    assert scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(first)}, "10.0.0.1").status == "booked"
+    assert (
+        scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(first)}, "10.0.0.1").status
+        == "booked"
+    )
     assert ops.main(["bookings"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2

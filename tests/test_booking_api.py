@@ -10,7 +10,6 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
-
 from servers import SiteServer, free_port
 
 SLOTS = "/api/v1/booking/slots"
@@ -50,7 +49,9 @@ def test_a_slot_confirmed_at_the_same_instant_by_many_visitors_is_booked_once(tw
         barrier = threading.Barrier(visitors)
         statuses: list[int] = []
 
-        def confirm(n: int, slot: str = slot, barrier: threading.Barrier = barrier) -> None:
+        def confirm(
+            n: int, slot: str = slot, barrier: threading.Barrier = barrier, statuses: list[int] = statuses
+        ) -> None:
             payload = {**CONTACT, "email": f"visitor{n}@example.com", "slot": slot}
             with httpx.Client(timeout=30) as client:
                 barrier.wait()
@@ -78,8 +79,9 @@ def test_the_same_request_again_is_the_same_booking(two_workers):
     first = httpx.post(two_workers.url + BOOK, json=payload, headers=headers)
     again = httpx.post(two_workers.url + BOOK, json=payload, headers=headers)
     assert (first.status_code, again.status_code) == (201, 201)
-    assert two_workers.query("SELECT COUNT(*) FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?",
-                             "twice@example.com") == [(1,)]
+    assert two_workers.query(
+        "SELECT COUNT(*) FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?", "twice@example.com"
+    ) == [(1,)]
 
 
 def _slot_id(moment: datetime) -> str:
@@ -176,7 +178,8 @@ def test_malformed_requests_get_a_clear_4xx_and_store_nothing(site, site_server)
 def test_a_filled_trap_field_books_and_flags_the_lead(site, site_server):
     """As on the lead form: autofill tools may fill the hidden field, so it marks, never refuses."""
     slot = httpx.get(site + SLOTS).json()["slots"][9]
-    response = httpx.post(site + BOOK, json={**CONTACT, "email": "trap@example.com", "slot": slot,
-                                             "website": "https://autofill.example"})
+    response = httpx.post(
+        site + BOOK, json={**CONTACT, "email": "trap@example.com", "slot": slot, "website": "https://autofill.example"}
+    )
     assert response.status_code == 201
     assert site_server.query("SELECT flags FROM lead WHERE email = ?", "trap@example.com") == [("honeypot",)]

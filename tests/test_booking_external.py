@@ -9,12 +9,11 @@ import http.server
 import threading
 
 import pytest
-
 from servers import SiteServer, build_in_own_web_folder, free_port
 
 
 class _Calendar(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):  # noqa: N802 (http.server's name)
+    def do_GET(self):
         body = b"<!doctype html><title>Calendar</title><p id=calendar>30-minute demo</p>"
         self.send_response(200)
         self.send_header("Content-Type", "text/html")

@@ -79,7 +79,7 @@ def test_book_a_demo_with_the_keyboard_then_cancel_it(lang, new_page, site, site
     page = new_page(locale=case["locale"], timezone_id=case["zone"])
     held = []
     # Hold the slots request until the empty box is measured: the box must not move when they arrive.
-    page.route("**/api/v1/booking/slots", lambda route: held.append(route))
+    page.route("**/api/v1/booking/slots", held.append)
     page.goto(site + case["path"])
     page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'loading'")
     for _ in range(100):
@@ -102,7 +102,9 @@ def test_book_a_demo_with_the_keyboard_then_cancel_it(lang, new_page, site, site
         page.keyboard.press("ArrowRight")
     day = page.locator(".booking-scheduler__day[aria-checked='true']")
     assert day.evaluate("(node) => node === document.activeElement")
-    assert day.get_attribute("data-value") == page.locator(".booking-scheduler__day").nth(case["day_offset"]).get_attribute("data-value")
+    assert day.get_attribute("data-value") == page.locator(".booking-scheduler__day").nth(
+        case["day_offset"]
+    ).get_attribute("data-value")
     page.keyboard.press("Tab")
     page.keyboard.press("ArrowRight")
     slot = page.locator(".booking-scheduler__slot[aria-checked='true']")
@@ -125,7 +127,7 @@ def test_book_a_demo_with_the_keyboard_then_cancel_it(lang, new_page, site, site
     page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'booked'")
     assert case["booked"] in page.locator(".booking-scheduler__booked").inner_text()
 
-    [(booking_id, uid, status, lead_form, lead_email)] = site_server.query(
+    [(booking_id, uid, status, lead_form, _lead_email)] = site_server.query(
         "SELECT booking.id, uid, status, lead.form, lead.email FROM booking JOIN lead ON lead.id = booking.lead_id"
         " WHERE lead.email = ?",
         case["email"],
@@ -163,7 +165,7 @@ def test_book_a_demo_with_the_keyboard_then_cancel_it(lang, new_page, site, site
     assert case["cancelled"] in page.locator("main").inner_text()
     assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("cancelled",)]
     assert slot_id in httpx.get(site + "/api/v1/booking/slots").json()["slots"]
-    cancels = [m for m in _to(smtp, case["email"], 2)[1:]] + [
+    cancels = list(_to(smtp, case["email"], 2)[1:]) + [
         m for m in smtp.wait_for(2, reply_to=case["email"])[1:] if m["To"] != case["email"]
     ]
     assert len(cancels) == 2
@@ -244,8 +246,6 @@ def test_refusals_in_the_browser_are_clear_and_accessible(new_page, site, site_s
     assert "de 6 à 20 chiffres" in page.inner_text("#booking-phone-error")
     assert booking_posts == []
     assert page.evaluate(RUN_AXE) == []
-    assert site_server.query(
-        "SELECT COUNT(*) FROM lead WHERE email = ?", "slower@example.com"
-    ) == [(0,)]
+    assert site_server.query("SELECT COUNT(*) FROM lead WHERE email = ?", "slower@example.com") == [(0,)]
     # The page's own 409 and 422 answers are expected here; nothing else may fail.
     assert [e for e in page_errors if "/api/v1/booking" not in e] == []

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from browser_checks import ROUTE_WIDTHS, SWEEP_WIDTHS, layout_faults
+
 from marketing_site import routes
 
 pytestmark = pytest.mark.browser
@@ -203,8 +203,6 @@ def test_client_side_navigation_to_an_unknown_english_path_stays_english(new_pag
     page.locator("header.site-header[data-variant=fr]").wait_for()
     page.wait_for_function("() => document.documentElement.lang === 'fr'")
     assert page_errors == []
-
-
 
 
 @pytest.mark.parametrize("path", [routes.HOME.fr, routes.HOME.en, "/nope"])

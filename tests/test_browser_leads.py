@@ -10,14 +10,15 @@ and the per-form state rules of SPEC §4 for a non-200 answer and a network fail
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from urllib.parse import quote
 
 import httpx
 import pytest
-from pypdf import PdfReader
-
 from lead_corpus import ACCEPTED, BASE, REFUSED
 from lead_payloads import lead_payload
+from pypdf import PdfReader
+
 from marketing_site import routes
 from marketing_site.content.downloads import document_for
 from marketing_site.content.lead_forms import FORMS
@@ -75,7 +76,7 @@ def test_successful_request_downloads_thanks_mails_and_stores(new_page, site, si
     download = download_info.value
     document = document_for(FORMS[form_key]["document"], "fr")
     assert download.suggested_filename == document["display_name"]
-    assert open(download.path(), "rb").read(5) == b"%PDF-"
+    assert Path(download.path()).read_bytes()[:5] == b"%PDF-"
     assert form.locator(".lead-form__success").inner_text() == "Merci pour votre téléchargement"
     expected = FORMS[form_key]["thanks"]["fr"]
     page.wait_for_function("(p) => decodeURIComponent(location.pathname) === p", arg=expected)
@@ -100,7 +101,7 @@ def test_english_pages_download_the_english_document(new_page, site, site_server
         form.get_by_role("button").click()
     document = document_for(FORMS[form_key]["document"], "en")
     assert download_info.value.suggested_filename == document["display_name"]
-    data = open(download_info.value.path(), "rb").read()
+    data = Path(download_info.value.path()).read_bytes()
     cover = PdfReader(download_info.value.path()).pages[0].extract_text().splitlines()
     assert data.startswith(b"%PDF-") and b"/Lang (en-GB)" in data and "Contents" in cover
     page.wait_for_function("() => location.pathname === '/en/merci'")
@@ -192,7 +193,7 @@ def test_network_failure_shows_the_error_and_keeps_the_button(new_page, site, si
 def test_button_shows_progress_and_a_double_click_makes_one_lead(new_page, site, site_server):
     page, form = _open_form(new_page, site, routes.PORTAL_DOCUMENTATION.fr)
     release = []
-    page.route("**/api/v1/mail/send", lambda route: release.append(route))
+    page.route("**/api/v1/mail/send", release.append)
     email = f"double-{time.time_ns()}@example.com"
     _fill(form, email)
     button = form.get_by_role("button")
@@ -224,12 +225,21 @@ def test_required_fields_are_enforced_by_the_browser(new_page, site, site_server
 
 # The browser subset of the corpus: a few of each kind, through the real form.
 BROWSER_ACCEPTED = [
-    ("name", "de La Tour d'Auvergne"), ("name", "O’Connor"), ("name", "Nguyễn"),
-    ("firstname", "Jean-Baptiste"), ("firstname", "Zoë"),
-    ("company", "Rothschild & Co"), ("company", "Edmond de Rothschild (Suisse) S.A."),
-    ("phone", "06 12 34 56 78 poste 2"), ("phone", "+1 (212) 555-0100"), ("phone", "+44 (0)20 7946 0000 ext 4"),
-    ("phone", "01.23.45.67.89"), ("phone", "(+33) 1 23 45 67 89"),
-    ("email", "ada+tag@example.com"), ("email", "j.doe@sub.domain.example.fr"), ("email", "jose@exämple.fr"),
+    ("name", "de La Tour d'Auvergne"),
+    ("name", "O’Connor"),
+    ("name", "Nguyễn"),
+    ("firstname", "Jean-Baptiste"),
+    ("firstname", "Zoë"),
+    ("company", "Rothschild & Co"),
+    ("company", "Edmond de Rothschild (Suisse) S.A."),
+    ("phone", "06 12 34 56 78 poste 2"),
+    ("phone", "+1 (212) 555-0100"),
+    ("phone", "+44 (0)20 7946 0000 ext 4"),
+    ("phone", "01.23.45.67.89"),
+    ("phone", "(+33) 1 23 45 67 89"),
+    ("email", "ada+tag@example.com"),
+    ("email", "j.doe@sub.domain.example.fr"),
+    ("email", "jose@exämple.fr"),
     ("email", "ivan@пример.рф"),
 ]
 
@@ -312,7 +322,7 @@ def test_a_dotless_email_is_explained_before_sending(new_page, site):
 
 
 def test_autofill_and_an_immediate_click_succeed_and_a_fast_lead_is_flagged(new_page, site, site_server, smtp):
-    page, form = _open_form(new_page, site, routes.EBOOK.en)
+    page, _form = _open_form(new_page, site, routes.EBOOK.en)
     email = f"autofill-{time.time_ns()}@example.com"
     # What the browser's autofill does: every field set at once, then an input event each.
     with page.expect_request(lambda r: "/api/v1/mail/send" in r.url) as request_info:
@@ -342,8 +352,12 @@ def test_a_throttled_visitor_is_told_when_to_retry(new_page, site, site_server, 
     email = f"throttled-{lang}-{time.time_ns()}@example.com"
     # The same person has already asked for ten documents in ten minutes (RATE_LIMIT_PER_EMAIL).
     for i in range(10):
-        assert httpx.post(site + "/api/v1/mail/send", json=lead_payload(email=email, company=f"C{i}")).status_code == 200
-    page, form = _open_form(new_page, site, routes.KYC_DOCUMENTATION.fr if lang == "fr" else routes.FEATURE_COMPLIANCE.en)
+        assert (
+            httpx.post(site + "/api/v1/mail/send", json=lead_payload(email=email, company=f"C{i}")).status_code == 200
+        )
+    page, form = _open_form(
+        new_page, site, routes.KYC_DOCUMENTATION.fr if lang == "fr" else routes.FEATURE_COMPLIANCE.en
+    )
     _fill(form, email, lang=lang)
     with page.expect_response(lambda r: "/api/v1/mail/send" in r.url) as response_info:
         form.get_by_role("button").click()
@@ -352,8 +366,6 @@ def test_a_throttled_visitor_is_told_when_to_retry(new_page, site, site_server, 
     minutes = -(-int(response.headers["retry-after"]) // 60)
     words = FR if lang == "fr" else EN
     expected = words["throttled_minutes"].replace("{n}", str(minutes))
-    page.wait_for_function(
-        "(t) => document.querySelector('.lead-form__error')?.textContent === t", arg=expected
-    )
+    page.wait_for_function("(t) => document.querySelector('.lead-form__error')?.textContent === t", arg=expected)
     assert words["error"] not in form.inner_text()
     assert form.get_attribute("data-mail-sent") == "false" and form.get_by_role("button").is_visible()

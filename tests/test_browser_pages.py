@@ -6,11 +6,12 @@ import re
 from urllib.parse import quote
 
 import pytest
-
 from browser_checks import PRICES, price_amounts, switch_to_alternate_prices_over_websocket
+
 from marketing_site import routes
 
 pytestmark = pytest.mark.browser
+
 
 def _open(new_page, site, path, **kwargs):
     page = new_page(**kwargs)
@@ -68,15 +69,11 @@ def test_features_page_anchors_exist_and_are_reachable(new_page, site):
     page.wait_for_function("() => document.getElementById('reporting').getBoundingClientRect().top < 200")
 
 
-@pytest.mark.parametrize(
-    "path", [routes.FEATURE_PORTAL.fr, routes.FEATURE_COMPLIANCE.en, routes.SUBSCRIPTION.fr]
-)
+@pytest.mark.parametrize("path", [routes.FEATURE_PORTAL.fr, routes.FEATURE_COMPLIANCE.en, routes.SUBSCRIPTION.fr])
 def test_documentation_buttons_scroll_to_the_form(new_page, site, path):
     page = _open(new_page, site, path, height=700)
     page.locator('main a[href$="#documentation"]').first.click()
-    page.wait_for_function(
-        "() => Math.abs(document.getElementById('documentation').getBoundingClientRect().top) < 120"
-    )
+    page.wait_for_function("() => Math.abs(document.getElementById('documentation').getBoundingClientRect().top) < 120")
 
 
 @pytest.mark.parametrize("path", [routes.EBOOK.fr, routes.WHITE_PAPER.en])
@@ -167,8 +164,14 @@ def test_pricing_and_compare_state_the_same_facts(new_page, site, lang):
     all_of_lines = {line: OFFER_NAMES[key] for key, line in words(lang, "pricing.offers.all_of").items()}
     cards = _pricing_cards(_open(new_page, site, routes.PRICING.path(lang)))
     matrix = _compare_matrix(_open(new_page, site, routes.COMPARE.path(lang)))
-    services = {"Support premium", "Onboarding personnalisé", "Gestion et nettoyage des données",
-                "Premium support", "Personalised onboarding", "Data management and clean-up"}
+    services = {
+        "Support premium",
+        "Onboarding personnalisé",
+        "Gestion et nettoyage des données",
+        "Premium support",
+        "Personalised onboarding",
+        "Data management and clean-up",
+    }
     assert set(cards) == {"Engage", "Manage", "Interact", "Complete"}
     checked = 0
     for offer, card in cards.items():

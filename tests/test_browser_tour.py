@@ -10,13 +10,13 @@ import re
 from urllib.parse import quote
 
 import pytest
-
 from servers import ARTIFACTS
+
 from marketing_site import routes
 
 pytestmark = pytest.mark.browser
 
-UNFINISHED = re.compile(r"lorem|todo|placeholder|xxx", re.I)
+UNFINISHED = re.compile(r"lorem|todo|placeholder|xxx", re.IGNORECASE)
 SHOTS = ARTIFACTS / "screenshots"
 
 

@@ -46,9 +46,7 @@ class Visit:
         self.page = new_page(**kwargs)
         self.requests: list[str] = []
         self.page.add_init_script(RECORD_PUSHES)
-        self.page.context.on(
-            "request", lambda r: self.requests.append(r.url) if ANALYTICS_PATH in r.url else None
-        )
+        self.page.context.on("request", lambda r: self.requests.append(r.url) if ANALYTICS_PATH in r.url else None)
         self.page.context.route(
             f"**{ANALYTICS_PATH}",
             lambda route: route.fulfill(status=200, content_type="text/javascript", body=ANALYTICS_SCRIPT),
@@ -319,7 +317,7 @@ def test_banner_is_keyboard_operable_with_visible_focus(new_page, site, page_err
 
 
 def test_grant_and_revoke_drive_tracking(new_page, site):
-    """The contract a third-party consent service relies on (see README)."""
+    """The contract a third-party consent service relies on (see docs/security.md)."""
     visit = Visit(new_page, site)
     visit.goto(EN_PAGE)
     assert visit.page.evaluate("window.nereoConsent.has('analytics')") is False
@@ -377,8 +375,8 @@ def test_privacy_cookie_table_lists_exactly_what_the_site_sets(new_page, site, p
     """A visit, a consent choice, a login and a failed login: every cookie and storage key
     present (or set by a response) is in the privacy policy's table, with the lifetime it
     really has; every row of the table was really set."""
-    from conftest import TRIAL_USER
     from browser_checks import provider_login
+    from conftest import TRIAL_USER
 
     visit = Visit(new_page, site)
     page = visit.page
@@ -427,8 +425,12 @@ def test_privacy_cookie_table_lists_exactly_what_the_site_sets(new_page, site, p
         cells = rows.nth(i).locator("th, td").all_inner_texts()
         name, store = re.fullmatch(r"(\S+) \((.+)\)", cells[0].strip()).groups()
         assert cells[1].strip() and cells[3].strip() in ("Strictement nécessaire", "Mesure d'audience")
-        table[({"cookie": "cookie", "stockage local": "localStorage", "stockage de session": "sessionStorage"}[store],
-                name)] = _lifetime_seconds(cells[2].strip())
+        table[
+            (
+                {"cookie": "cookie", "stockage local": "localStorage", "stockage de session": "sessionStorage"}[store],
+                name,
+            )
+        ] = _lifetime_seconds(cells[2].strip())
     ours = seen  # the test analytics script sets nothing: everything seen is the site's own
     assert set(ours) - set(table) == set(), "set by the site but missing from the privacy policy"
     # Reflex's reload guard is written only after a technical error, so no visit shows it.

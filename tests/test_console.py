@@ -15,6 +15,7 @@ import re
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import httpx
 import pytest
@@ -43,23 +44,36 @@ def _seed(site_server, leads: list[dict]) -> list[int]:
     ids = []
     try:
         with Session(engine) as session, session.begin():
-            for spec in leads:
-                spec = dict(spec)
+            for given in leads:
+                spec = dict(given)
                 mail = spec.pop("mail", "sent")
-                lead = Lead(form=spec.pop("form", "ebook"), lang=spec.pop("lang", "fr"),
-                            firstname=spec.pop("firstname", "Jeanne"), phone="+33 1 23 45 67 89",
-                            idempotency_key=uuid.uuid4().hex, **spec)
+                lead = Lead(
+                    form=spec.pop("form", "ebook"),
+                    lang=spec.pop("lang", "fr"),
+                    firstname=spec.pop("firstname", "Jeanne"),
+                    phone="+33 1 23 45 67 89",
+                    idempotency_key=uuid.uuid4().hex,
+                    **spec,
+                )
                 session.add(lead)
                 session.flush()
                 ids.append(lead.id)
                 if mail:
-                    session.add(OutboxMessage(
-                        lead_id=lead.id, message_id=f"<{uuid.uuid4().hex}@test>", mail_from="site@example.test",
-                        mail_to="leads@example.test", reply_to=lead.email, subject=f"Console test {lead.email}",
-                        body="…", status=mail, attempts=3 if mail == "failed" else 1,
-                        last_error="550 5.1.1 mailbox unavailable" if mail == "failed" else None,
-                        next_attempt_at=datetime.now(UTC) + timedelta(days=365),
-                    ))
+                    session.add(
+                        OutboxMessage(
+                            lead_id=lead.id,
+                            message_id=f"<{uuid.uuid4().hex}@test>",
+                            mail_from="site@example.test",
+                            mail_to="leads@example.test",
+                            reply_to=lead.email,
+                            subject=f"Console test {lead.email}",
+                            body="…",
+                            status=mail,
+                            attempts=3 if mail == "failed" else 1,
+                            last_error="550 5.1.1 mailbox unavailable" if mail == "failed" else None,
+                            next_attempt_at=datetime.now(UTC) + timedelta(days=365),
+                        )
+                    )
     finally:
         engine.dispose()
     return ids
@@ -142,8 +156,10 @@ def test_without_the_role_the_console_says_403_and_its_exports_refuse(new_page, 
     assert page.locator("#leads").count() == 0
     cookies = {"cookie": _cookie_header(page)}
     assert httpx.get(site + "/api/console/leads.csv", headers=cookies).status_code == 403
-    assert httpx.post(site + "/api/console/subject.json", headers=cookies,
-                      data={"email": "x@example.test"}).status_code == 403
+    assert (
+        httpx.post(site + "/api/console/subject.json", headers=cookies, data={"email": "x@example.test"}).status_code
+        == 403
+    )
     assert httpx.get(site + "/api/console/leads.csv").status_code == 401
     assert httpx.post(site + "/api/console/subject.json", data={"email": "x@example.test"}).status_code == 401
 
@@ -198,7 +214,9 @@ def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_webso
         "erase_subject": {"form_data": {"email": email, "confirm": "on"}},
         "load": {},
     }
-    handlers = set(ConsoleState.event_handlers) - {"setvar"} - {n for n in ConsoleState.event_handlers if n.startswith("set_")}
+    handlers = (
+        set(ConsoleState.event_handlers) - {"setvar"} - {n for n in ConsoleState.event_handlers if n.startswith("set_")}
+    )
     assert handlers == set(calls), "a new handler needs a line in this test"
     sent_before = len(relay["to_page"])
     for name, payload in calls.items():
@@ -243,7 +261,9 @@ def test_the_charting_library_ships_on_the_console_only(site):
         return False
 
     assert loads_recharts(routes.CONSOLE.fr) and loads_recharts(routes.CONSOLE.en)
-    assert [p for p in routes.all_paths() if p not in (routes.CONSOLE.fr, routes.CONSOLE.en) and loads_recharts(p)] == []
+    assert [
+        p for p in routes.all_paths() if p not in (routes.CONSOLE.fr, routes.CONSOLE.en) and loads_recharts(p)
+    ] == []
 
 
 # ----------------------------------------------------------------------------- leads
@@ -253,13 +273,25 @@ def test_search_filters_paging_and_csv_export(new_page, site, site_server):
     marker = f"Cx{uuid.uuid4().hex[:8]}"
     now = datetime.now(UTC)
     seeded = [
-        {"name": f"Zeta{i:02d}", "company": f"{marker} Bank", "email": f"p{i:02d}.{marker.lower()}@example.test",
-         "form": "kyc_documentation", "created_at": now - timedelta(hours=i)}
+        {
+            "name": f"Zeta{i:02d}",
+            "company": f"{marker} Bank",
+            "email": f"p{i:02d}.{marker.lower()}@example.test",
+            "form": "kyc_documentation",
+            "created_at": now - timedelta(hours=i),
+        }
         for i in range(27)
     ]
     seeded += [
-        {"name": "=SUM(A1)", "company": f"{marker} Family", "email": f"formula.{marker.lower()}@example.test",
-         "form": "white_paper", "lang": "en", "created_at": now - timedelta(days=3), "mail": "failed"},
+        {
+            "name": "=SUM(A1)",
+            "company": f"{marker} Family",
+            "email": f"formula.{marker.lower()}@example.test",
+            "form": "white_paper",
+            "lang": "en",
+            "created_at": now - timedelta(days=3),
+            "mail": "failed",
+        },
     ]
     _seed(site_server, seeded)
     page = new_page()
@@ -298,8 +330,9 @@ def test_search_filters_paging_and_csv_export(new_page, site, site_server):
     rows = list(csv.DictReader(io.StringIO(response.text)))
     assert len(rows) == 27 and {r["form"] for r in rows} == {"kyc_documentation"}
     assert rows[0]["email"] == "p00." + marker.lower() + "@example.test"
-    everything = httpx.get(site + "/api/console/leads.csv", params={"search": marker},
-                           headers={"cookie": _cookie_header(page)}).text
+    everything = httpx.get(
+        site + "/api/console/leads.csv", params={"search": marker}, headers={"cookie": _cookie_header(page)}
+    ).text
     assert "'=SUM(A1)" in everything and "\n=SUM" not in everything  # formula neutralised
     # The export is in the audit log with its filter, the search words left out.
     [(subject, counts)] = site_server.query(
@@ -334,8 +367,19 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
     before = int(row.locator("td[data-col=subscription_documentation]").inner_text())
     downloads_before = int(page.locator("[data-testid=console-funnel] tr[data-step=downloads] td").inner_text())
     thanked_before = int(page.locator("[data-testid=console-funnel] tr[data-step=thank_you] td").inner_text())
-    _seed(site_server, [{"name": "Chart", "company": "Chart", "email": f"chart{i}@example.test",
-                         "form": "subscription_documentation", "lang": "en" if i else "fr"} for i in range(3)])
+    _seed(
+        site_server,
+        [
+            {
+                "name": "Chart",
+                "company": "Chart",
+                "email": f"chart{i}@example.test",
+                "form": "subscription_documentation",
+                "lang": "en" if i else "fr",
+            }
+            for i in range(3)
+        ],
+    )
     page.reload()
     _granted(page)
     page.locator("#charts summary").click()
@@ -356,8 +400,13 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
 
 def test_retry_one_failed_mail_then_all(new_page, site, site_server, smtp):
     marker = f"retry{uuid.uuid4().hex[:6]}"
-    ids = _seed(site_server, [{"name": "Retry", "company": marker, "email": f"{marker}.{i}@example.test",
-                               "mail": "failed"} for i in range(2)])
+    ids = _seed(
+        site_server,
+        [
+            {"name": "Retry", "company": marker, "email": f"{marker}.{i}@example.test", "mail": "failed"}
+            for i in range(2)
+        ],
+    )
     page = new_page()
     _login(page, site, "/console", CONSOLE_ADMIN_USER)
     _granted(page)
@@ -375,8 +424,7 @@ def test_retry_one_failed_mail_then_all(new_page, site, site_server, smtp):
     assert smtp.wait_for(1, subject=f"Console test {marker}.1@example.test")
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        statuses = {s for (s,) in site_server.query(
-            "SELECT status FROM outbox_message WHERE lead_id IN (?, ?)", *ids)}
+        statuses = {s for (s,) in site_server.query("SELECT status FROM outbox_message WHERE lead_id IN (?, ?)", *ids)}
         if statuses == {"sent"}:
             break
         time.sleep(0.2)
@@ -389,10 +437,13 @@ def test_retry_one_failed_mail_then_all(new_page, site, site_server, smtp):
 def test_data_subject_download_and_erasure_leave_nothing_and_an_audit_entry(new_page, site, site_server):
     marker = f"dsr{uuid.uuid4().hex[:6]}"
     email = f"{marker}@example.test"
-    _seed(site_server, [
-        {"name": "Personne", "company": marker, "email": email.upper(), "form": "ebook"},
-        {"name": "Personne", "company": marker, "email": email, "form": "white_paper", "mail": "failed"},
-    ])
+    _seed(
+        site_server,
+        [
+            {"name": "Personne", "company": marker, "email": email.upper(), "form": "ebook"},
+            {"name": "Personne", "company": marker, "email": email, "form": "white_paper", "mail": "failed"},
+        ],
+    )
     page = new_page()
     _login(page, site, "/console", CONSOLE_ADMIN_USER)
     _granted(page)
@@ -405,7 +456,7 @@ def test_data_subject_download_and_erasure_leave_nothing_and_an_audit_entry(new_
 
     with page.expect_download() as download:
         page.get_by_test_id("console-subject-download").click()
-    data = json.loads(open(download.value.path(), encoding="utf-8").read())
+    data = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert data["email"] == email
     assert sorted(lead["form"] for lead in data["data"]["lead"]) == ["ebook", "white_paper"]
     assert len(data["data"]["outbox_message"]) == 2

@@ -13,26 +13,52 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlmodel import select
 
-
 NOW = datetime(2026, 11, 18, 15, 0, tzinfo=UTC)  # a Wednesday
 
 
-def _lead(email: str, *, form: str = "ebook", lang: str = "fr", name: str = "Martin", firstname: str = "Jeanne",
-          company: str = "Banque Alpha", at: datetime = NOW, mail: str | None = "sent", reply_to: str | None = None):
+def _lead(
+    email: str,
+    *,
+    form: str = "ebook",
+    lang: str = "fr",
+    name: str = "Martin",
+    firstname: str = "Jeanne",
+    company: str = "Banque Alpha",
+    at: datetime = NOW,
+    mail: str | None = "sent",
+    reply_to: str | None = None,
+):
     from marketing_site.db import new_session
     from marketing_site.db.leads import Lead, OutboxMessage
 
     with new_session() as session, session.begin():
-        lead = Lead(form=form, lang=lang, name=name, firstname=firstname, phone="+33 1 23 45 67 89",
-                    company=company, email=email, idempotency_key=f"k-{time.time_ns()}", created_at=at)
+        lead = Lead(
+            form=form,
+            lang=lang,
+            name=name,
+            firstname=firstname,
+            phone="+33 1 23 45 67 89",
+            company=company,
+            email=email,
+            idempotency_key=f"k-{time.time_ns()}",
+            created_at=at,
+        )
         session.add(lead)
         session.flush()
         if mail:
-            session.add(OutboxMessage(
-                lead_id=lead.id, message_id=f"<{time.time_ns()}@test>", mail_from="site@example.test",
-                mail_to="leads@example.test", reply_to=reply_to or email, subject="Lead", body="…", status=mail,
-                last_error="550 refused" if mail == "failed" else None,
-            ))
+            session.add(
+                OutboxMessage(
+                    lead_id=lead.id,
+                    message_id=f"<{time.time_ns()}@test>",
+                    mail_from="site@example.test",
+                    mail_to="leads@example.test",
+                    reply_to=reply_to or email,
+                    subject="Lead",
+                    body="…",
+                    status=mail,
+                    last_error="550 refused" if mail == "failed" else None,
+                )
+            )
         return lead.id
 
 
@@ -46,7 +72,6 @@ def _session(claims: dict) -> str:
     from marketing_site.services import sessions
 
     return sessions.create_session(claims, sessions.Tokens("id", "access", None, time.time() + 3600))
-
 
 
 def _operator():
@@ -77,12 +102,24 @@ def test_search_filters_sorting_and_paging_happen_in_the_database(service):
     from marketing_site.services.console import lead_page
 
     _lead("jeanne@alpha.test", name="Martin", company="Banque Alpha", at=NOW - timedelta(days=1))
-    _lead("paul@beta.test", name="Durand", company="Beta Gestion", lang="en", form="white_paper",
-          at=NOW - timedelta(days=10), mail="failed")
+    _lead(
+        "paul@beta.test",
+        name="Durand",
+        company="Beta Gestion",
+        lang="en",
+        form="white_paper",
+        at=NOW - timedelta(days=10),
+        mail="failed",
+    )
     _lead("lea@gamma.test", name="Petit", company="Gamma 100%_Family", at=NOW - timedelta(days=40), mail=None)
     for i in range(30):
-        _lead(f"bulk{i:02d}@delta.test", name=f"Bulk{i:02d}", company="Delta", form="kyc_documentation",
-              at=NOW - timedelta(hours=i))
+        _lead(
+            f"bulk{i:02d}@delta.test",
+            name=f"Bulk{i:02d}",
+            company="Delta",
+            form="kyc_documentation",
+            at=NOW - timedelta(hours=i),
+        )
 
     assert lead_page(_filter()).total == 33
     # Search: name, email or company, case-insensitive; LIKE wildcards are literal.
@@ -101,7 +138,9 @@ def test_search_filters_sorting_and_paging_happen_in_the_database(service):
     # Sorting and paging (25 a page), with the mail status of each row.
     first = lead_page(_filter(sort="name", descending="0"))
     assert (first.total, first.pages, len(first.rows)) == (33, 2, 25)
-    names = [r["name"] for r in first.rows] + [r["name"] for r in lead_page(_filter(sort="name", descending="0", page=2)).rows]
+    names = [r["name"] for r in first.rows] + [
+        r["name"] for r in lead_page(_filter(sort="name", descending="0", page=2)).rows
+    ]
     assert names == sorted(names) and len(set(names)) == 33
     newest = lead_page(_filter()).rows
     assert [r["email"] for r in newest[:2]] == ["bulk00@delta.test", "bulk01@delta.test"]
@@ -152,7 +191,7 @@ def test_flagged_filter_selects_leads_by_their_anti_bot_flags(service):
 def test_csv_export_holds_the_filtered_leads_with_formulas_neutralised(service):
     from marketing_site.services.console import export_leads_csv
 
-    _lead("a@one.test", name="=HYPERLINK(\"http://x\")", company="One", form="ebook")
+    _lead("a@one.test", name='=HYPERLINK("http://x")', company="One", form="ebook")
     _lead("b@two.test", name="Bernard", company="+Two", form="white_paper")
     _lead("c@three.test", name="Claude", company="@Three", form="ebook", lang="en")
     body, count = export_leads_csv(_filter(form="ebook", sort="email", descending="0"))
@@ -160,7 +199,7 @@ def test_csv_export_holds_the_filtered_leads_with_formulas_neutralised(service):
     assert count == 2
     assert rows[0] == ["id", "created_at", "form", "lang", "name", "firstname", "phone", "company", "email", "flags"]
     assert [r[8] for r in rows[1:]] == ["a@one.test", "c@three.test"]
-    assert rows[1][4] == "'=HYPERLINK(\"http://x\")" and rows[2][7] == "'@Three"
+    assert rows[1][4] == '\'=HYPERLINK("http://x")' and rows[2][7] == "'@Three"
     assert rows[1][6] == "+33 1 23 45 67 89"  # a phone number stays a number
 
 
@@ -195,8 +234,12 @@ def test_funnel_reads_bookings_once_the_table_exists(service):
     assert bookings_since(NOW) is None
     with get_engine().begin() as connection:
         connection.execute(text("CREATE TABLE bookings (id INTEGER PRIMARY KEY, created_at DATETIME NOT NULL)"))
-        connection.execute(text("INSERT INTO bookings (created_at) VALUES ('2026-11-17 10:00:00.000000'),"
-                                " ('2025-01-01 10:00:00.000000')"))
+        connection.execute(
+            text(
+                "INSERT INTO bookings (created_at) VALUES ('2026-11-17 10:00:00.000000'),"
+                " ('2025-01-01 10:00:00.000000')"
+            )
+        )
     assert chart_and_funnel(NOW)[1][-1] == {"step": "bookings", "value": 1}
 
 
@@ -212,7 +255,7 @@ def test_retry_one_and_all_failed_mail(service):
     assert report["outbox"]["failed"] == 3 and report["status"] == "degraded" and len(failed) == 3
     assert failed[0]["last_error"] == "550 refused"
     assert retry_mail(int(failed[0]["id"])) == 1
-    sent = [m for m in _messages() if m.status == "sent"][0]
+    sent = next(m for m in _messages() if m.status == "sent")
     assert retry_mail(sent.id) == 0  # a sent message is never sent again
     assert retry_mail(None) == 2
     with new_session() as session:
@@ -264,7 +307,9 @@ def test_access_and_erasure_of_a_data_subject_with_audit_entries(service):
     assert audit_entries()[0]["action"] == "erase"
     # Nothing left behind: a second lookup finds nothing.
     assert {k: len(v) for k, v in subject_data(_operator(), "subject@example.test", "lookup").items()} == {
-        "outbox_message": 0, "lead": 0, "auth_session": 0,
+        "outbox_message": 0,
+        "lead": 0,
+        "auth_session": 0,
     }
 
 

@@ -61,7 +61,7 @@ def test_meta_covers_every_page_in_each_of_its_languages():
             assert table[page.key]["title"] and table[page.key]["description"]
 
 
-IMG = re.compile(r"<img\b[^>]*>", re.S)
+IMG = re.compile(r"<img\b[^>]*>", re.DOTALL)
 
 
 @pytest.mark.parametrize("path", routes.all_paths())

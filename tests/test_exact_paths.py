@@ -132,8 +132,10 @@ def test_manifest_fails_on_a_missing_page(tmp_path):
 
 def test_manifest_drops_module_preloads_and_sets_lang_on_every_page(tmp_path):
     preloads = '<link rel="modulepreload" href="/assets/root-1.js"/><link rel="modulepreload" href="/assets/x.js"/>'
-    page = f'<html lang="fr"><head>{preloads}<link rel="stylesheet" href="/assets/a.css"/></head><body>' \
-           '<script type="module" async="">import "/assets/manifest-1.js";</script></body></html>'
+    page = (
+        f'<html lang="fr"><head>{preloads}<link rel="stylesheet" href="/assets/a.css"/></head><body>'
+        '<script type="module" async="">import "/assets/manifest-1.js";</script></body></html>'
+    )
     for path in [*routes.all_paths(), *exact_paths.NOT_FOUND_PROBES.values()]:
         route = exact_paths.reflex_route(path)
         file = tmp_path / (("index" if route == "index" else quote(route, safe="/")) + ".html")

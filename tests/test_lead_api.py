@@ -8,13 +8,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-
 from lead_corpus import ACCEPTED, BASE, REFUSED, variants
+from lead_payloads import EBOOK_SUBJECT, lead_payload
+from servers import SiteServer, free_port
+
 from marketing_site.content.downloads import document_for
 from marketing_site.content.lead_forms import FORMS
 from marketing_site.content.words import words
-from servers import SiteServer, free_port
-from lead_payloads import EBOOK_SUBJECT, lead_payload
 
 API = "/api/v1/mail/send"
 
@@ -105,7 +105,9 @@ def test_a_filled_trap_or_a_fast_form_is_accepted_and_flagged(site_server, smtp)
 @pytest.fixture(scope="module")
 def default_limits_site(workdir):
     """A site with the production rate limits (the session's site lifts the per-IP one)."""
-    server = SiteServer(free_port(), workdir, RATE_LIMIT_PER_IP="", RATE_LIMIT_PER_EMAIL="", RATE_LIMIT_WINDOW_SECONDS="")
+    server = SiteServer(
+        free_port(), workdir, RATE_LIMIT_PER_IP="", RATE_LIMIT_PER_EMAIL="", RATE_LIMIT_WINDOW_SECONDS=""
+    )
     server.migrate()
     server.start()
     yield server
@@ -121,7 +123,9 @@ def _from(address: str) -> httpx.Client:
 def test_thirty_colleagues_behind_one_address_are_all_accepted(default_limits_site):
     with _from("127.0.0.2") as office:
         statuses = [
-            office.post(default_limits_site.url + API, json=lead_payload(email=f"colleague{i}@bank.example.com")).status_code
+            office.post(
+                default_limits_site.url + API, json=lead_payload(email=f"colleague{i}@bank.example.com")
+            ).status_code
             for i in range(30)
         ]
     assert statuses == [200] * 30

@@ -7,9 +7,8 @@ import time
 
 import httpx
 import pytest
-
-from servers import SiteServer, SmtpSink, free_port
 from lead_payloads import EBOOK_SUBJECT, lead_payload
+from servers import SiteServer, SmtpSink, free_port
 
 API = "/api/v1/mail/send"
 

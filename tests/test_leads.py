@@ -7,7 +7,6 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-
 from lead_corpus import ACCEPTED, BASE, REFUSED, variants
 from lead_payloads import EBOOK_SUBJECT, lead_payload, stored_rows
 from servers import SmtpSink
@@ -227,7 +226,7 @@ def test_outbox_retries_4xx_and_downtime_and_gives_up_on_5xx(service, monkeypatc
         service.submit_lead(lead_payload(email="other@example.com"), "10.0.0.9")
         sink.reply = "550 5.1.1 Mailbox unavailable"
         _run(mail.process_due())
-        refused = [m for m in stored_rows(OutboxMessage) if m.reply_to == "other@example.com"][0]
+        refused = next(m for m in stored_rows(OutboxMessage) if m.reply_to == "other@example.com")
         assert refused.status == "failed" and "550" in refused.last_error
         _force_due()
         assert _run(mail.process_due()) == 0
@@ -273,7 +272,7 @@ def test_operator_commands_list_export_and_retry(service, tmp_path, capsys):
     from marketing_site.db import new_session
     from marketing_site.db.leads import OutboxMessage
 
-    service.submit_lead(lead_payload(company="=HYPERLINK(\"x\")"), "10.3.0.1")
+    service.submit_lead(lead_payload(company='=HYPERLINK("x")'), "10.3.0.1")
     assert ops.main(["leads"]) == 0
     assert "helene.lefevre@example.com" in capsys.readouterr().out
     out = tmp_path / "leads.csv"

@@ -20,12 +20,12 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-
 from browser_checks import switch_to_alternate_prices_over_websocket
 from http_checks import NOT_FOUND_TEXT, unchunk
 from lead_payloads import lead_payload
-from marketing_site import routes
 from servers import BIN, ROOT, NginxProxy, SiteServer, ensure_nginx, free_port
+
+from marketing_site import routes
 
 API = "/api/v1/mail/send"
 SECURITY_HEADERS = (
@@ -57,7 +57,9 @@ def proxied(workdir, smtp):
     origin = f"https://127.0.0.1:{proxy_port}"
     web_dir = workdir / "proxy-web"
     app = SiteServer(
-        free_port(), workdir, smtp,
+        free_port(),
+        workdir,
+        smtp,
         SITE_URL=origin,
         REFLEX_WEB_WORKDIR=str(web_dir),
         ANALYTICS_SCRIPT_URL="",
@@ -65,12 +67,20 @@ def proxied(workdir, smtp):
         TRUSTED_PROXIES="127.0.0.1",
         RATE_LIMIT_PER_IP=str(PER_IP_LIMIT),
     )
-    subprocess.run([str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],
-                   cwd=ROOT, env=app.env, check=True)
+    subprocess.run(
+        [str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],
+        cwd=ROOT,
+        env=app.env,
+        check=True,
+    )
     build = web_dir / "build" / "client"
     maps = workdir / "proxy-maps"
-    subprocess.run([str(BIN / "python"), "scripts/nginx_maps.py", "--build", str(build), "--out", str(maps)],
-                   cwd=ROOT, env=app.env, check=True)
+    subprocess.run(
+        [str(BIN / "python"), "scripts/nginx_maps.py", "--build", str(build), "--out", str(maps)],
+        cwd=ROOT,
+        env=app.env,
+        check=True,
+    )
     app.migrate()
     app.start()
     proxy = NginxProxy(workdir, build, maps, f"127.0.0.1:{app.port}", port=proxy_port)
@@ -104,8 +114,7 @@ def _raw_tls_get(origin_port: int, target: bytes) -> tuple[int, bytes]:
     """GET over TLS with the request target sent byte for byte (raw UTF-8)."""
     context = ssl.create_default_context()
     context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
-    with socket.create_connection(("127.0.0.1", origin_port), timeout=10) as plain, \
-            context.wrap_socket(plain) as sock:
+    with socket.create_connection(("127.0.0.1", origin_port), timeout=10) as plain, context.wrap_socket(plain) as sock:
         sock.sendall(b"GET " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         data = b""
         while chunk := sock.recv(65536):
@@ -134,15 +143,28 @@ def test_every_route_at_its_exact_path_encoded_and_raw(proxied, path):
 
 @pytest.mark.parametrize(
     "path",
-    ["/nope", "/CONNEXION", "/Connexion", "/PORTAIL-CLIENT-PRIVÉE", routes.EN_THANKS_PATH, "/en/nope/deeper",
-     "/assets/", "/assets/nope.js", "/connexion.html", "/index.html", "/__not-found"],
+    [
+        "/nope",
+        "/CONNEXION",
+        "/Connexion",
+        "/PORTAIL-CLIENT-PRIVÉE",
+        routes.EN_THANKS_PATH,
+        "/en/nope/deeper",
+        "/assets/",
+        "/assets/nope.js",
+        "/connexion.html",
+        "/index.html",
+        "/__not-found",
+    ],
 )
 def test_unknown_wrong_case_and_file_names_answer_404_with_the_not_found_page(proxied, path):
     through, direct = _both(proxied, path)
     assert direct.status_code == 404
     assert through.status_code == 404, path
     # The not-found page of the path's language (SPEC §1: /en/ paths are English).
-    expected = "Oops! We are sorry, the page you asked for does not exist" if path.startswith("/en/") else NOT_FOUND_TEXT
+    expected = (
+        "Oops! We are sorry, the page you asked for does not exist" if path.startswith("/en/") else NOT_FOUND_TEXT
+    )
     assert expected in through.text
     assert through.text == direct.text
 
@@ -172,9 +194,17 @@ def test_security_and_cache_headers_are_the_apps(proxied):
     with _client() as client:
         home = client.get(proxied.origin + "/").text
     paths = [
-        "/", routes.FEATURE_PORTAL.fr, routes.PRICING.en, "/nope", _asset_path(home),
-        re.search(r'href="(/assets/[^"]+\.css)"', home).group(1), "/favicon.svg",
-        "/robots.txt", "/api/v1/health", "/files/nope.pdf", "/api/v1/openapi.json",
+        "/",
+        routes.FEATURE_PORTAL.fr,
+        routes.PRICING.en,
+        "/nope",
+        _asset_path(home),
+        re.search(r'href="(/assets/[^"]+\.css)"', home).group(1),
+        "/favicon.svg",
+        "/robots.txt",
+        "/api/v1/health",
+        "/files/nope.pdf",
+        "/api/v1/openapi.json",
     ]
     for path in paths:
         through, direct = _both(proxied, path)

@@ -11,9 +11,8 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import update
-
 from lead_payloads import lead_payload
+from sqlalchemy import update
 
 
 def test_months_before_clamps_to_the_end_of_the_month():
@@ -34,19 +33,23 @@ def _age(service, email: str, days: int) -> None:
 
 
 def test_purge_deletes_prospects_whose_last_contact_is_older_than_the_period(service, capsys):
+    from lead_payloads import stored_rows
+
     from marketing_site import ops
     from marketing_site.db.leads import Lead, OutboxMessage
-    from lead_payloads import stored_rows
 
     for email in ("old@example.com", "recent@example.com"):
         assert service.submit_lead(lead_payload(email=email), "10.0.0.1").status == "accepted"
     _age(service, "old@example.com", 4 * 365)
     _age(service, "recent@example.com", 4 * 365)
     # The recent prospect came back last month: their old lead is kept too (last contact).
-    assert service.submit_lead(
-        lead_payload(email="Recent@example.com", subject="Download white paper - Tendances du wealth management"),
-        "10.0.0.2",
-    ).status == "accepted"
+    assert (
+        service.submit_lead(
+            lead_payload(email="Recent@example.com", subject="Download white paper - Tendances du wealth management"),
+            "10.0.0.2",
+        ).status
+        == "accepted"
+    )
     assert ops.main(["purge", "--dry-run"]) == 0
     assert "would delete 1 lead(s) and 1 mail(s) of 1 prospect(s)" in capsys.readouterr().out
     assert len(stored_rows(Lead)) == 3

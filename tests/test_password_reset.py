@@ -38,7 +38,7 @@ class ResetEndpoint:
             def log_message(self, *args) -> None:
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 endpoint.calls.append(
                     {"path": self.path, "type": self.headers.get("Content-Type"), "json": json.loads(body)}

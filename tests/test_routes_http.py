@@ -8,8 +8,8 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 import pytest
-
 from http_checks import NOT_FOUND_TEXT, unchunk
+
 from marketing_site import routes
 
 NOINDEX = re.compile(r'<meta (?=[^>]*name="robots")(?=[^>]*content="noindex")[^>]*>')
@@ -20,15 +20,16 @@ def _raw_get(site: str, target: bytes) -> httpx.Response:
     """GET with the request target sent byte for byte (raw UTF-8), as some clients do."""
     host, port = urlsplit(site).hostname, urlsplit(site).port
     with socket.create_connection((host, port), timeout=10) as sock:
-        sock.sendall(b"GET " + target + b" HTTP/1.1\r\nHost: " + f"{host}:{port}".encode()
-                     + b"\r\nConnection: close\r\n\r\n")
+        sock.sendall(
+            b"GET " + target + b" HTTP/1.1\r\nHost: " + f"{host}:{port}".encode() + b"\r\nConnection: close\r\n\r\n"
+        )
         data = b""
         while chunk := sock.recv(65536):
             data += chunk
     head, _, body = data.partition(b"\r\n\r\n")
     status_line, *header_lines = head.decode("latin-1").split("\r\n")
     headers = [tuple(line.split(": ", 1)) for line in header_lines]
-    if dict((k.lower(), v) for k, v in headers).get("transfer-encoding") == "chunked":
+    if {k.lower(): v for k, v in headers}.get("transfer-encoding") == "chunked":
         body = unchunk(body)
     return httpx.Response(int(status_line.split()[1]), headers=headers, content=body)
 
@@ -64,10 +65,10 @@ def test_every_route_answers_200_with_prerendered_page(site, path):
     assert f'<html lang="{lang}"' in html
     title = re.search(r"<title>([^<]+)</title>", html)
     assert title and title.group(1).strip()
-    h1 = re.search(r"<h1[^>]*>(.+?)</h1>", html, re.S)
+    h1 = re.search(r"<h1[^>]*>(.+?)</h1>", html, re.DOTALL)
     assert h1 and re.sub(r"<[^>]+>", "", h1.group(1)).strip()
     # Body text is in the HTML before any JavaScript runs.
-    main = re.search(r'<main[^>]*id="contenu"[^>]*>(.+?)</main>', html, re.S)
+    main = re.search(r'<main[^>]*id="contenu"[^>]*>(.+?)</main>', html, re.DOTALL)
     assert main and len(re.sub(r"<[^>]+>", " ", main.group(1)).split()) >= 5
 
 
@@ -100,7 +101,7 @@ def test_unknown_english_paths_answer_404_with_the_english_not_found_page(site, 
     assert 'data-variant="en"' in html
     assert "Oops! We are sorry, the page you asked for does not exist" in html
     assert "<title>Page not found | " in html
-    footer = re.search(r"<footer.+?</footer>", html, re.S).group(0)
+    footer = re.search(r"<footer.+?</footer>", html, re.DOTALL).group(0)
     assert 'href="/en/mentions-legales"' in footer and 'href="/mentions-legales"' not in footer
     assert NOT_FOUND_TEXT not in html
     assert NOINDEX.search(html)

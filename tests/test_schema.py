@@ -11,9 +11,9 @@ import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from servers import SiteServer, free_port
 
 from marketing_site.api.mail import OPENAPI
-from servers import SiteServer, free_port
 
 schema = schemathesis.openapi.from_dict(OPENAPI)
 CHECKS = [

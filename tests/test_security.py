@@ -10,10 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import httpx
+from servers import ROOT
 
 from marketing_site import security
 from marketing_site.settings import get_settings
-from servers import ROOT
 
 BUILD = ROOT / ".web" / "build" / "client"
 COMMON = {
@@ -119,8 +119,9 @@ def test_no_secret_reaches_the_frontend_bundle():
     for file in BUILD.rglob("*"):
         if file.is_file() and not file.name.endswith((".gz", ".br")):
             content = file.read_bytes()
-            leaks += [f"{name} in {file.relative_to(BUILD)}" for name, value in canaries.items()
-                      if value.encode() in content]
+            leaks += [
+                f"{name} in {file.relative_to(BUILD)}" for name, value in canaries.items() if value.encode() in content
+            ]
     assert leaks == []
 
 
@@ -145,10 +146,16 @@ def _call(app, scope_extra=None, headers=()):
 
 
 async def _cookie_app(scope, receive, send):
-    await send({"type": "http.response.start", "status": 200, "headers": [
-        (b"set-cookie", b"session=abc; Path=/"),
-        (b"set-cookie", b"pref=1; Path=/; SameSite=Strict; HttpOnly; Secure"),
-    ]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [
+                (b"set-cookie", b"session=abc; Path=/"),
+                (b"set-cookie", b"pref=1; Path=/; SameSite=Strict; HttpOnly; Secure"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": b""})
 
 
@@ -159,8 +166,12 @@ def _settings(**changes):
 
 
 def test_https_adds_hsts_secure_cookies_and_upgrades():
-    settings = _settings(site_url="https://www.nereo.example", booking_url="https://cal.example/nereo/30min",
-                         consent_script_url="https://consent.example/uc.js", analytics_script_url="")
+    settings = _settings(
+        site_url="https://www.nereo.example",
+        booking_url="https://cal.example/nereo/30min",
+        consent_script_url="https://consent.example/uc.js",
+        analytics_script_url="",
+    )
     start = _call(security.SecurityHeaders(_cookie_app, settings))[0]
     headers = [(k.decode(), v.decode()) for k, v in start["headers"]]
     as_dict = dict(headers)
@@ -194,10 +205,16 @@ def test_cookies_the_page_reads_stay_readable():
     from marketing_site.services import sessions
 
     async def app(scope, receive, send):
-        await send({"type": "http.response.start", "status": 200, "headers": [
-            (b"set-cookie", f"{sessions.MARKER_COOKIE}=1; Path=/; Max-Age=86400".encode()),
-            (b"set-cookie", f"{sessions.SESSION_COOKIE}=x; Path=/".encode()),
-        ]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"set-cookie", f"{sessions.MARKER_COOKIE}=1; Path=/; Max-Age=86400".encode()),
+                    (b"set-cookie", f"{sessions.SESSION_COOKIE}=x; Path=/".encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": b""})
 
     start = _call(security.SecurityHeaders(app, _settings(site_url="http://127.0.0.1:1")))[0]

@@ -12,12 +12,12 @@ import pytest
 
 from marketing_site import routes
 
-LINK = re.compile(r"<link\b[^>]*>", re.I)
-META = re.compile(r"<meta\b[^>]*>", re.I)
+LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
+META = re.compile(r"<meta\b[^>]*>", re.IGNORECASE)
 
 
 def _attr(tag: str, name: str) -> str | None:
-    match = re.search(rf'\b{name}="([^"]*)"', tag, re.I)
+    match = re.search(rf'\b{name}="([^"]*)"', tag, re.IGNORECASE)
     return match.group(1) if match else None
 
 

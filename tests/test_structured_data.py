@@ -20,18 +20,32 @@ from marketing_site import routes, security, structured_data
 from marketing_site.brand import BRAND_NAME, LEGAL_NAME
 from marketing_site.content.layout import SOCIAL_LINKS
 
-JSON_LD = re.compile(r'<script type="application/ld\+json">(.*?)</script>', re.S)
+JSON_LD = re.compile(r'<script type="application/ld\+json">(.*?)</script>', re.DOTALL)
 SCHEMA = "https://schema.org"
 
 # Value kinds: a schema.org type name (a nested node or an @id reference to one on the page),
 # or one of these data kinds.
 URL, TEXT, NUMBER, INTEGER, DATE, LANGUAGE, CURRENCY, AVAILABILITY = (
-    "URL", "Text", "Number", "Integer", "Date", "Language", "Currency", "ItemAvailability"
+    "URL",
+    "Text",
+    "Number",
+    "Integer",
+    "Date",
+    "Language",
+    "Currency",
+    "ItemAvailability",
 )
 TYPES: dict[str, dict] = {
     "Organization": {
-        "properties": {"@id": {URL}, "name": {TEXT}, "legalName": {TEXT}, "url": {URL}, "logo": {URL, "ImageObject"},
-                       "foundingDate": {DATE}, "sameAs": {URL}},
+        "properties": {
+            "@id": {URL},
+            "name": {TEXT},
+            "legalName": {TEXT},
+            "url": {URL},
+            "logo": {URL, "ImageObject"},
+            "foundingDate": {DATE},
+            "sameAs": {URL},
+        },
         "required": {"name", "legalName", "url", "logo", "sameAs"},
     },
     "WebSite": {
@@ -44,15 +58,27 @@ TYPES: dict[str, dict] = {
         "required": {"position", "name", "item"},
     },
     "Product": {
-        "properties": {"@id": {URL}, "name": {TEXT}, "description": {TEXT}, "brand": {"Brand", "Organization"},
-                       "offers": {"Offer"}, "url": {URL}},
+        "properties": {
+            "@id": {URL},
+            "name": {TEXT},
+            "description": {TEXT},
+            "brand": {"Brand", "Organization"},
+            "offers": {"Offer"},
+            "url": {URL},
+        },
         "required": {"name", "description", "offers"},
     },
     "Brand": {"properties": {"name": {TEXT}}, "required": {"name"}},
     "Offer": {
-        "properties": {"url": {URL}, "price": {NUMBER}, "priceCurrency": {CURRENCY}, "availability": {AVAILABILITY},
-                       "priceSpecification": {"UnitPriceSpecification"}, "seller": {"Organization"},
-                       "description": {TEXT}},
+        "properties": {
+            "url": {URL},
+            "price": {NUMBER},
+            "priceCurrency": {CURRENCY},
+            "availability": {AVAILABILITY},
+            "priceSpecification": {"UnitPriceSpecification"},
+            "seller": {"Organization"},
+            "description": {TEXT},
+        },
         "required": {"url", "priceCurrency", "seller"},
     },
     "UnitPriceSpecification": {
@@ -134,8 +160,12 @@ def _documents(page_html: str) -> list[dict]:
 def test_the_validator_refuses_what_schema_org_does_not_define():
     good = structured_data.organization()
     validate(good, {})
-    for broken in ({**good, "price": "8"}, {k: v for k, v in good.items() if k != "legalName"},
-                   {**good, "logo": "logo.svg"}, {**good, "@type": "Organisation"}):
+    for broken in (
+        {**good, "price": "8"},
+        {k: v for k, v in good.items() if k != "legalName"},
+        {**good, "logo": "logo.svg"},
+        {**good, "@type": "Organisation"},
+    ):
         with pytest.raises(AssertionError):
             validate(broken, {})
     offer = structured_data.products("fr")[0]["offers"]
@@ -172,7 +202,9 @@ def _shown(page_html: str, test_id: str) -> str:
     return html.unescape(match.group(1)).replace("\xa0", " ").strip()
 
 
-@pytest.mark.parametrize(("path", "symbol", "currency"), [(routes.PRICING.fr, "€", "EUR"), (routes.PRICING.en, "$", "USD")])
+@pytest.mark.parametrize(
+    ("path", "symbol", "currency"), [(routes.PRICING.fr, "€", "EUR"), (routes.PRICING.en, "$", "USD")]
+)
 def test_offer_prices_and_questions_are_those_shown_on_the_pricing_page(site, path, symbol, currency):
     page_html = _get(site, path)
     nodes = validate_document(_documents(page_html)[0], path)
@@ -195,7 +227,9 @@ def test_offer_prices_and_questions_are_those_shown_on_the_pricing_page(site, pa
         assert offer["priceSpecification"][0]["unitText"] == html.unescape(unit.group(1))
     extra = html.unescape(re.search(r'class="offer__extra">([^<]*)<', page_html).group(1)).replace("\xa0", " ")
     interact_client = products["interact"]["offers"]["priceSpecification"][1]
-    assert extra.startswith("+ ") and interact_client["price"] == re.sub(r"[^\d.]", "", extra.split(" per")[0].split(" par")[0])
+    assert extra.startswith("+ ") and interact_client["price"] == re.sub(
+        r"[^\d.]", "", extra.split(" per")[0].split(" par")[0]
+    )
     assert interact_client["unitText"] in extra
     questions = next(n for n in nodes if n["@type"] == "FAQPage")["mainEntity"]
     text = html.unescape(page_html)
@@ -206,7 +240,7 @@ def test_offer_prices_and_questions_are_those_shown_on_the_pricing_page(site, pa
 
 def test_json_ld_is_a_data_block_left_out_of_the_script_policy(site):
     page_html = _get(site, routes.PRICING.fr)
-    block = re.search(r'<script type="application/ld\+json">.*?</script>', page_html, re.S).group(0)
+    block = re.search(r'<script type="application/ld\+json">.*?</script>', page_html, re.DOTALL).group(0)
     policy = httpx.get(site + quote(routes.PRICING.fr, safe="/")).headers["content-security-policy"]
     hashes = security.inline_script_hashes(page_html.encode())
     assert security.inline_script_hashes(block.encode()) == []

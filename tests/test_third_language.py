@@ -16,7 +16,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from lead_payloads import lead_payload
 from servers import ROOT, SiteServer, build_in_own_web_folder, free_port
 
@@ -41,7 +40,7 @@ def _translate(folder: Path) -> None:
     for name, english, german in TRANSLATIONS:
         path = folder / name
         text = path.read_text(encoding="utf-8")
-        found = re.search(english, text, re.M)
+        found = re.search(english, text, re.MULTILINE)
         assert found, f"{name}: {english!r} moved: update this test"
         path.write_text(text.replace(found.group(0), german), encoding="utf-8")
 
@@ -93,7 +92,7 @@ def test_a_third_language_is_served_under_its_prefix_in_its_words(german_site):
 
 
 def _attr(tag: str, name: str) -> str | None:
-    match = re.search(rf'\b{name}="([^"]*)"', tag, re.I)
+    match = re.search(rf'\b{name}="([^"]*)"', tag, re.IGNORECASE)
     return match.group(1) if match else None
 
 
@@ -124,7 +123,7 @@ def test_every_word_of_a_page_comes_from_the_language_folder(german_site):
     assert httpx.get(card).status_code == 200
     # Its currency, on the page and in its structured data.
     assert re.search(r'data-testid="price-engage"[^>]*>8 €<', html)
-    ld = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S).group(1))
+    ld = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.DOTALL).group(1))
     offers = [node["offers"] for node in ld["@graph"] if node["@type"] == "Product"]
     assert offers and {offer["priceCurrency"] for offer in offers} == {"EUR"}
     # A bilingual page names its three versions, and each of the others names it back.

@@ -7,6 +7,7 @@ Revises: 0003_lead_flags
 from collections.abc import Sequence
 
 import sqlalchemy as sa
+
 from alembic import op
 
 revision: str = "0004_bookings"

@@ -7,6 +7,7 @@ Revises: 0004_bookings
 from collections.abc import Sequence
 
 import sqlalchemy as sa
+
 from alembic import op
 
 revision: str = "0005_console_audit"
@@ -36,9 +37,14 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for name in ("ix_lead_company", "ix_lead_name", "ix_lead_created_at_form_lang", "ix_lead_lang_created_at",
-                 "ix_lead_form_created_at",
-                 "ix_lead_email_lower"):
+    for name in (
+        "ix_lead_company",
+        "ix_lead_name",
+        "ix_lead_created_at_form_lang",
+        "ix_lead_lang_created_at",
+        "ix_lead_form_created_at",
+        "ix_lead_email_lower",
+    ):
         op.drop_index(name, table_name="lead")
     op.drop_index("ix_console_audit_created_at", table_name="console_audit")
     op.drop_table("console_audit")

@@ -38,9 +38,7 @@ def _secure() -> bool:
 
 
 def _set_cookie(response: Response, name: str, value: str, *, max_age: int, http_only: bool) -> None:
-    response.set_cookie(
-        name, value, max_age=max_age, path="/", secure=_secure(), httponly=http_only, samesite="lax"
-    )
+    response.set_cookie(name, value, max_age=max_age, path="/", secure=_secure(), httponly=http_only, samesite="lax")
 
 
 def _clear_cookie(response: Response, name: str) -> None:
@@ -66,9 +64,7 @@ def _leave(location: str) -> Response:
         f'<meta http-equiv="refresh" content="0;url={target}"><title>Connexion</title></head>'
         f'<body><p><a href="{target}">Continuer</a></p></body></html>'
     )
-    return HTMLResponse(
-        body, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-    )
+    return HTMLResponse(body, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
 def _login_page(return_to: str | None = None) -> str:
@@ -150,9 +146,7 @@ async def callback(request: Request) -> Response:
         # provider's word comes first, as in the original SDK.
         logger.warning("login failed at the provider (no state): %s", query.get("error"))
         return _error(_login_page(), oidc.LoginFailed.code)
-    transaction = sessions.take_transaction(
-        query.get("state", ""), request.cookies.get(sessions.BINDING_COOKIE)
-    )
+    transaction = sessions.take_transaction(query.get("state", ""), request.cookies.get(sessions.BINDING_COOKIE))
     if transaction is None:
         # Unknown or reused state (a refreshed callback page, another browser): restart the login.
         return _error(_login_page(), INVALID_STATE_ERROR)

@@ -11,12 +11,12 @@ POST /api/v1/booking/cancel  cancels: frees the slot and mails METHOD:CANCEL to 
 from __future__ import annotations
 
 import html
+from zoneinfo import ZoneInfo
 
 from anyio import to_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
-from zoneinfo import ZoneInfo
 
 from marketing_site import routes
 from marketing_site.api.mail import client_ip, read_json_object
@@ -45,9 +45,7 @@ async def book(request: Request) -> JSONResponse:
     payload = await read_json_object(request)
     if isinstance(payload, JSONResponse):
         return payload
-    result = await to_thread.run_sync(
-        booking.book, payload, client_ip(request), request.headers.get("idempotency-key")
-    )
+    result = await to_thread.run_sync(booking.book, payload, client_ip(request), request.headers.get("idempotency-key"))
     if result.status == "rate_limited":
         return JSONResponse({"errors": result.errors}, 429, headers={"Retry-After": str(result.retry_after)})
     if result.status == "taken":

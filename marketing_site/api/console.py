@@ -55,8 +55,9 @@ async def subject_json(request: Request) -> Response:
     form = await request.form()
     email = form.get("email")
     try:
-        found = await to_thread.run_sync(console.subject_data, operator, email if isinstance(email, str) else "",
-                                         "download")
+        found = await to_thread.run_sync(
+            console.subject_data, operator, email if isinstance(email, str) else "", "download"
+        )
     except console.SubjectError:
         return PlainTextResponse("invalid email address", 400, headers=NO_STORE)
     body = json.dumps({"email": console.normalise_email(str(email)), "data": found}, ensure_ascii=False, indent=2)

@@ -35,9 +35,7 @@ def check_database() -> tuple[str, dict]:
     try:
         with new_session() as session:
             session.exec(select(text("1"))).one()
-            counts = dict(
-                session.exec(select(OutboxMessage.status, func.count()).group_by(OutboxMessage.status)).all()
-            )
+            counts = dict(session.exec(select(OutboxMessage.status, func.count()).group_by(OutboxMessage.status)).all())
             oldest = session.exec(
                 select(func.min(OutboxMessage.created_at)).where(
                     OutboxMessage.status.in_(("pending", "sending"))  # type: ignore[attr-defined]

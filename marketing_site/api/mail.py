@@ -98,9 +98,7 @@ async def send_mail(request: Request) -> JSONResponse:
     payload = await read_json_object(request)
     if isinstance(payload, JSONResponse):
         return payload
-    result = await to_thread.run_sync(
-        submit_lead, payload, client_ip(request), request.headers.get("idempotency-key")
-    )
+    result = await to_thread.run_sync(submit_lead, payload, client_ip(request), request.headers.get("idempotency-key"))
     if result.status == "rate_limited":
         return JSONResponse(
             {"error": f"Too many requests. Try again in {result.retry_after} seconds."},
@@ -128,8 +126,11 @@ def _lead_schema() -> dict:
             "text": {"type": "string", "maxLength": MAX_TEXT_LENGTH},
             "mailSent": {"type": "boolean", "nullable": True},
             "error": {"type": "boolean", "nullable": True},
-            "lang": {"type": "string", "enum": list(routes.LANGS), "description": "Language of the page: "
-                     "of the document mailed about and of the 422 messages."},
+            "lang": {
+                "type": "string",
+                "enum": list(routes.LANGS),
+                "description": "Language of the page: of the document mailed about and of the 422 messages.",
+            },
             "elapsedMs": {
                 "type": "number",
                 "description": "Time spent filling the form; below LEAD_MIN_FILL_SECONDS the lead is "

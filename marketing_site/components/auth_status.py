@@ -33,7 +33,9 @@ def logout_button(label: str) -> rx.Component:
         AuthState.isAuthenticated,
         NativeForm.create(
             rx.el.button(
-                rx.el.img(src="/icons/logout.svg", alt="", aria_hidden="true", custom_attrs={"width": 20, "height": 20}),
+                rx.el.img(
+                    src="/icons/logout.svg", alt="", aria_hidden="true", custom_attrs={"width": 20, "height": 20}
+                ),
                 type="submit",
                 class_name="nav-link nav-logout",
                 aria_label=label,

@@ -26,8 +26,7 @@ def testimonial_carousel(lang: str) -> rx.Component:
     """The testimonials in `lang`; the English pages hide the controls (SPEC §4)."""
     text = words(lang, "testimonials")
     items = [
-        {**TESTIMONIALS[item["testimonial"]], "quote": item["quote"], "job": item["job"]}
-        for item in text["items"]
+        {**TESTIMONIALS[item["testimonial"]], "quote": item["quote"], "job": item["job"]} for item in text["items"]
     ]
     return Carousel.create(
         items=items,

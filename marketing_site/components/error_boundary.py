@@ -25,8 +25,12 @@ def _message(lang: str) -> rx.Component:
         rx.el.h1(text["title"], class_name="error-fallback__title"),
         rx.el.p(text["text"]),
         rx.el.p(
-            ReactRouterLink.create(text["reload"], to=_CURRENT_ADDRESS, reload_document=True, class_name="btn btn--primary"),
-            ReactRouterLink.create(text["home"], to=routes.HOME.path(lang), reload_document=True, class_name="btn btn--secondary"),
+            ReactRouterLink.create(
+                text["reload"], to=_CURRENT_ADDRESS, reload_document=True, class_name="btn btn--primary"
+            ),
+            ReactRouterLink.create(
+                text["home"], to=routes.HOME.path(lang), reload_document=True, class_name="btn btn--secondary"
+            ),
             class_name="button-row",
         ),
         lang=lang,

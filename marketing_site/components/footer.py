@@ -59,10 +59,7 @@ def footer(lang: str) -> rx.Component:
             rx.el.div(
                 rx.el.h2(text["footer_awards"], class_name="footer__title"),
                 rx.el.ul(
-                    *[
-                        rx.el.li(image(src, text["prizes"][key], 72, 72))
-                        for key, src in facts.PRIZES.items()
-                    ],
+                    *[rx.el.li(image(src, text["prizes"][key], 72, 72)) for key, src in facts.PRIZES.items()],
                     class_name="footer__prizes",
                 ),
                 class_name="footer__column",

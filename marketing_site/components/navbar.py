@@ -41,10 +41,7 @@ def navbar(path: str) -> rx.Component:
     text = words(lang, "layout")
     solutions = Disclosure.create(
         rx.el.ul(
-            *[
-                rx.el.li(link(text["solutions_items"][page.key], page.path(lang)))
-                for page in SOLUTION_PAGES
-            ],
+            *[rx.el.li(link(text["solutions_items"][page.key], page.path(lang))) for page in SOLUTION_PAGES],
             class_name="disclosure__list",
         ),
         label=text["solutions"],

@@ -86,7 +86,9 @@ def card(
         heading(title, class_name="card__title"),
         rx.el.p(text, class_name="card__text"),
         extra if extra is not None else rx.fragment(),
-        link(link_label, href, class_name="card__link") if href is not None and link_label is not None else rx.fragment(),
+        link(link_label, href, class_name="card__link")
+        if href is not None and link_label is not None
+        else rx.fragment(),
         class_name=f"card card--accent {accent_class(accent)}" if accent else "card",
     )
 

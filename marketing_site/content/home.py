@@ -15,10 +15,20 @@ CARDS = {
     "manage": {"icon": f"{ART}/icon-crm.svg", "accent": "relationclient", "page": "pricing", "anchor": "manage"},
     "interact": {"icon": f"{ART}/icon-interact.svg", "accent": "blue-flash", "page": "pricing", "anchor": "interact"},
     "complete": {"icon": f"{ART}/icon-complete.svg", "accent": "compliance", "page": "pricing", "anchor": "complete"},
-    "relationship": {"icon": f"{ART}/icon-crm.svg", "accent": "relationclient", "page": "feature_relationship", "anchor": ""},
+    "relationship": {
+        "icon": f"{ART}/icon-crm.svg",
+        "accent": "relationclient",
+        "page": "feature_relationship",
+        "anchor": "",
+    },
     "portal": {"icon": f"{ART}/icon-portal.svg", "accent": "premium", "page": "feature_portal", "anchor": ""},
     "sales": {"icon": f"{ART}/icon-pipeline.svg", "accent": "sales", "page": "feature_sales", "anchor": ""},
-    "compliance": {"icon": f"{ART}/icon-checklist.svg", "accent": "compliance", "page": "feature_compliance", "anchor": ""},
+    "compliance": {
+        "icon": f"{ART}/icon-checklist.svg",
+        "accent": "compliance",
+        "page": "feature_compliance",
+        "anchor": "",
+    },
 }
 # Blog posts' images, by the key the words give each post (`post:`).
 POST_IMAGES = {

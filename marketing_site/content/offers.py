@@ -34,8 +34,14 @@ PRICE_SETS = (DEFAULT_SET, ALTERNATE_SET)
 FEATURE_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "portal",
-        ("white_label_portal", "portfolio_reporting", "document_sharing", "targeted_content", "secure_chat",
-         "mobile_app"),
+        (
+            "white_label_portal",
+            "portfolio_reporting",
+            "document_sharing",
+            "targeted_content",
+            "secure_chat",
+            "mobile_app",
+        ),
     ),
     (
         "crm",
@@ -50,10 +56,24 @@ FEATURES = tuple(feature for _, features in FEATURE_GROUPS for feature in featur
 # Paid services offered on top of any offer.
 ADDON_SERVICES = ("premium_support", "onboarding", "data_cleanup")
 
-_PORTAL = ("white_label_portal", "portfolio_reporting", "document_sharing", "targeted_content", "secure_chat",
-           "two_factor")
-_CRM = ("alerts", "tasks", "calendar_sync", "meeting_notes", "client_file", "contact_groups", "sales_pipeline",
-        "two_factor")
+_PORTAL = (
+    "white_label_portal",
+    "portfolio_reporting",
+    "document_sharing",
+    "targeted_content",
+    "secure_chat",
+    "two_factor",
+)
+_CRM = (
+    "alerts",
+    "tasks",
+    "calendar_sync",
+    "meeting_notes",
+    "client_file",
+    "contact_groups",
+    "sales_pipeline",
+    "two_factor",
+)
 _KYC = ("kyc_onboarding", "document_checklists", "compliance_controls", "profile_updates")
 
 
@@ -86,8 +106,14 @@ OFFERS: dict[str, Offer] = {
         "engage",
         includes=frozenset(_PORTAL),
         addons=("mobile_app", "aggregation"),
-        highlights=("white_label_portal", "portfolio_reporting", "document_sharing", "targeted_content",
-                    "secure_chat", "two_factor"),
+        highlights=(
+            "white_label_portal",
+            "portfolio_reporting",
+            "document_sharing",
+            "targeted_content",
+            "secure_chat",
+            "two_factor",
+        ),
         unit="per_client",
         prices={DEFAULT_SET: "8", ALTERNATE_SET: "120"},
     ),

@@ -44,7 +44,7 @@ FACTS = {
 _FRENCH_SPACES = re.compile(r" (?=[:;!?%»])|(?<=«) |(?<=n°) ")
 _PLACEHOLDER = re.compile(r"\{\{\s*([\w.]+)\s*\}\}")
 _HEADING_ID = re.compile(r"\s*\{#([\w-]+)\}\s*$")
-_FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
+_FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.DOTALL)
 
 
 class MissingWords(LookupError):
@@ -82,7 +82,7 @@ def _yaml_file(lang: str, name: str) -> dict | None:
         return None
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     if not isinstance(data, dict):
-        raise ValueError(f"{path}: expected a mapping of keys to words")
+        raise TypeError(f"{path}: expected a mapping of keys to words")
     return _fill_tree(data, lang, path)
 
 
@@ -311,9 +311,7 @@ def _document(lang: str, name: str, values: tuple[tuple[str, str], ...]) -> dict
     return _typeset(doc, lang)
 
 
-def document(
-    lang: str, name: str, values: Callable[[str], Mapping[str, str]] = lambda _: {}
-) -> tuple[dict, str]:
+def document(lang: str, name: str, values: Callable[[str], Mapping[str, str]] = lambda _: {}) -> tuple[dict, str]:
     """The Markdown document `name` in `lang` (French when missing) and the language it is in.
 
     `{{placeholder}}`s are filled, before parsing, from `FACTS` and `values(language of the

@@ -54,9 +54,7 @@ def _link(spec: dict, lang: str) -> rx.Component:
 
 def _parts(parts: list, lang: str) -> list:
     return [
-        part if isinstance(part, str)
-        else rx.el.strong(part["strong"]) if "strong" in part
-        else _link(part, lang)
+        part if isinstance(part, str) else rx.el.strong(part["strong"]) if "strong" in part else _link(part, lang)
         for part in parts
     ]
 

@@ -40,8 +40,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from marketing_site import routes
-from marketing_site.content.words import words
 from marketing_site.content.demo import CONSULTANT
+from marketing_site.content.words import words
 from marketing_site.db import new_session
 from marketing_site.db.booking import CANCELLED, CONFIRMED, Booking
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
@@ -386,9 +386,13 @@ def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]
         form=lead.form, lang=lead.lang, **{name: getattr(lead, name) for name in leads.FIELDS}
     )
     fields = {
-        "firstname": lead.firstname, "name": lead.name, "company": lead.company,
-        "zone": booking.visitor_timezone, "video": settings.booking_video_url,
-        "consultant_zone": settings.booking_timezone, "lang": booking.lang,
+        "firstname": lead.firstname,
+        "name": lead.name,
+        "company": lead.company,
+        "zone": booking.visitor_timezone,
+        "video": settings.booking_video_url,
+        "consultant_zone": settings.booking_timezone,
+        "lang": booking.lang,
         "summary": leads.summary_text(contact),
     }
     kind = "cancel" if cancelled else "confirmation"
@@ -408,13 +412,19 @@ def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]
     return [
         OutboxMessage(
             message_id=mail.make_message_id(f"booking-{booking.id}-{kind}-visitor"),
-            mail_to=leads.email_for_headers(lead.email), reply_to=settings.booking_organizer_email,
-            subject=visitor_subject, body=visitor_body, **common,
+            mail_to=leads.email_for_headers(lead.email),
+            reply_to=settings.booking_organizer_email,
+            subject=visitor_subject,
+            body=visitor_body,
+            **common,
         ),
         OutboxMessage(
             message_id=mail.make_message_id(f"booking-{booking.id}-{kind}-sales"),
-            mail_to=settings.lead_mail_to, reply_to=leads.email_for_headers(lead.email),
-            subject=sales_subject, body=sales_body, **common,
+            mail_to=settings.lead_mail_to,
+            reply_to=leads.email_for_headers(lead.email),
+            subject=sales_subject,
+            body=sales_body,
+            **common,
         ),
     ]
 

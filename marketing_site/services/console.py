@@ -121,7 +121,11 @@ class LeadFilter:
         if len(search) > SEARCH_MAX or any(ord(c) < 32 for c in search):
             raise FilterError("search")
         form, lang, status, flagged, sort = (
-            text("form"), text("lang"), text("mail_status"), text("flagged"), text("sort") or "created_at"
+            text("form"),
+            text("lang"),
+            text("mail_status"),
+            text("flagged"),
+            text("sort") or "created_at",
         )
         if form and form not in FORMS:
             raise FilterError("form")
@@ -144,9 +148,16 @@ class LeadFilter:
         if isinstance(descending, str):
             descending = descending not in ("0", "false", "")
         return cls(
-            search=search, form=form, lang=lang, date_from=start.isoformat() if start else "",
-            date_to=end.isoformat() if end else "", mail_status=status, flagged=flagged, sort=sort,
-            descending=bool(descending), page=page,
+            search=search,
+            form=form,
+            lang=lang,
+            date_from=start.isoformat() if start else "",
+            date_to=end.isoformat() if end else "",
+            mail_status=status,
+            flagged=flagged,
+            sort=sort,
+            descending=bool(descending),
+            page=page,
         )
 
     def query(self) -> dict[str, str]:
@@ -180,8 +191,12 @@ def _conditions(f: LeadFilter) -> list:
     if f.search:
         pattern = _like(f.search)
         conditions.append(
-            or_(*(func.lower(column).like(pattern, escape="\\") for column in
-                  (Lead.name, Lead.firstname, Lead.email, Lead.company)))
+            or_(
+                *(
+                    func.lower(column).like(pattern, escape="\\")
+                    for column in (Lead.name, Lead.firstname, Lead.email, Lead.company)
+                )
+            )
         )
     if f.form:
         conditions.append(Lead.form == f.form)
@@ -305,7 +320,7 @@ def chart_and_funnel(now: datetime | None = None) -> tuple[list[dict[str, Any]],
     the funnel over the same weeks: downloads -> thank-you page -> demo bookings."""
     start = chart_start(now)
     weeks = [start.date() + timedelta(weeks=i) for i in range(CHART_WEEKS)]
-    table = {week: {"week": week.isoformat(), **{form: 0 for form in FORMS}} for week in weeks}
+    table = {week: {"week": week.isoformat(), **dict.fromkeys(FORMS, 0)} for week in weeks}
     thank_you = _thank_you_pairs()
     downloads = thanked = 0
     for week, form, lang, count in _weekly_counts(start):
@@ -341,13 +356,16 @@ def mail_overview(limit: int = 50) -> tuple[dict[str, Any], list[dict[str, str]]
 
     with new_session() as session:
         failed = session.scalars(
-            select(OutboxMessage).where(OutboxMessage.status == "failed")
-            .order_by(OutboxMessage.id.desc()).limit(limit)  # type: ignore[union-attr]
+            select(OutboxMessage).where(OutboxMessage.status == "failed").order_by(OutboxMessage.id.desc()).limit(limit)  # type: ignore[union-attr]
         ).all()
         rows = [
             {
-                "id": str(m.id), "lead_id": str(m.lead_id), "subject": m.subject, "attempts": str(m.attempts),
-                "last_error": m.last_error or "", "created_at": m.created_at.strftime("%Y-%m-%d %H:%M"),
+                "id": str(m.id),
+                "lead_id": str(m.lead_id),
+                "subject": m.subject,
+                "attempts": str(m.attempts),
+                "last_error": m.last_error or "",
+                "created_at": m.created_at.strftime("%Y-%m-%d %H:%M"),
             }
             for m in failed
         ]
@@ -455,7 +473,10 @@ HOLDERS: list[Holder] = [
 def _audit(session: Session, operator: Operator, action: str, subject: str, counts: dict[str, int]) -> None:
     session.add(
         ConsoleAudit(
-            actor_sub=operator.sub, actor_email=operator.email, action=action, subject=subject,
+            actor_sub=operator.sub,
+            actor_email=operator.email,
+            action=action,
+            subject=subject,
             counts_json=json.dumps(counts, sort_keys=True),
         )
     )
@@ -494,8 +515,11 @@ def audit_entries(limit: int = 50) -> list[dict[str, str]]:
         ).all()
         return [
             {
-                "id": str(e.id), "created_at": e.created_at.strftime("%Y-%m-%d %H:%M:%S"),
-                "actor": e.actor_email or e.actor_sub, "action": e.action, "subject": e.subject,
+                "id": str(e.id),
+                "created_at": e.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+                "actor": e.actor_email or e.actor_sub,
+                "action": e.action,
+                "subject": e.subject,
                 "counts": ", ".join(f"{k} {v}" for k, v in json.loads(e.counts_json).items()),
             }
             for e in entries

@@ -168,7 +168,5 @@ def validate(
     """
     header, claims = split(token)
     verify_signature(token, header, jwks)
-    check_claims(
-        claims, issuer=issuer, client_id=client_id, nonce=nonce, max_age=max_age, now=now, leeway=leeway
-    )
+    check_claims(claims, issuer=issuer, client_id=client_id, nonce=nonce, max_age=max_age, now=now, leeway=leeway)
     return claims

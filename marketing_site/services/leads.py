@@ -94,7 +94,11 @@ class FieldRule:
 def _contact(description: str | None = None, **schema: str) -> Any:
     """A required string of 1 to MAX_FIELD_LENGTH characters (strict: a number is refused)."""
     return Field(
-        strict=True, min_length=1, max_length=MAX_FIELD_LENGTH, description=description, json_schema_extra=schema or None
+        strict=True,
+        min_length=1,
+        max_length=MAX_FIELD_LENGTH,
+        description=description,
+        json_schema_extra=schema or None,
     )
 
 
@@ -118,7 +122,7 @@ class ContactFields(BaseModel):
         FieldRule("tel", "tel", PHONE_PATTERN, "phone"),
         _contact(
             "6 to 20 digits; spaces, dots, dashes, brackets, a leading + and an extension "
-            "(\"poste 12\", \"ext. 12\", \"#12\") are accepted.",
+            '("poste 12", "ext. 12", "#12") are accepted.',
         ),
     ]
     company: Annotated[str, FieldRule("text", "organization", TEXT_PATTERN, "text"), _contact()]
@@ -243,9 +247,9 @@ def validate_contact(values: Mapping[str, Any], lang: str = "fr") -> ContactChec
     try:
         cleaned = ContactFields.model_validate(values).model_dump()
     except ValidationError as refused:
-        return ContactCheck(values={}, errors={
-            error["loc"][0]: messages[_message_key(error)] for error in refused.errors()
-        })
+        return ContactCheck(
+            values={}, errors={error["loc"][0]: messages[_message_key(error)] for error in refused.errors()}
+        )
     errors: dict[str, str] = {}
     email_ascii = ""
     if "email" in cleaned:
@@ -360,9 +364,7 @@ def summary_text(lead: LeadInput) -> str:
     return text
 
 
-def submit_lead(
-    payload: Mapping[str, Any], client_ip: str, client_key: str | None = None
-) -> SubmitResult:
+def submit_lead(payload: Mapping[str, Any], client_ip: str, client_key: str | None = None) -> SubmitResult:
     """Validate, rate-limit, store the lead and its outbox mail in one transaction."""
     per_ip, per_email = _limiters()
     wait = per_ip.hit(f"ip:{client_ip}")

@@ -11,6 +11,7 @@ to `.eml` files in MAIL_SINK_DIR (one file per message: a retry cannot duplicate
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
@@ -63,7 +64,9 @@ def compose(message: OutboxMessage) -> EmailMessage:
         # an invitation, with its METHOD) and as an .ics attachment (for the others).
         method = str(Calendar.from_ical(message.calendar_ics).get("METHOD", "PUBLISH"))
         # Quoted-printable keeps the text readable; lines travel with CRLF as RFC 5545 wants.
-        mail.add_alternative(message.calendar_ics, subtype="calendar", cte="quoted-printable", params={"method": method})
+        mail.add_alternative(
+            message.calendar_ics, subtype="calendar", cte="quoted-printable", params={"method": method}
+        )
         mail.add_attachment(
             message.calendar_ics.encode(), maintype="application", subtype="ics", filename="invitation.ics"
         )
@@ -95,7 +98,7 @@ async def deliver(mail: EmailMessage) -> None:
         if 500 <= error.code < 600:
             raise PermanentFailure(f"{error.code} {error.message}") from error
         raise TemporaryFailure(f"{error.code} {error.message}") from error
-    except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as error:
+    except (TimeoutError, aiosmtplib.SMTPException, OSError) as error:
         raise TemporaryFailure(f"{type(error).__name__}: {error}") from error
 
 
@@ -162,7 +165,9 @@ async def send_one(message: OutboxMessage) -> str:
             status, next_at = "failed", utcnow()
         else:
             status = "pending"
-            next_at = utcnow() + timedelta(seconds=backoff_seconds(message.attempts, settings.outbox_retry_base_seconds))
+            next_at = utcnow() + timedelta(
+                seconds=backoff_seconds(message.attempts, settings.outbox_retry_base_seconds)
+            )
         log.warning("outbox message %s attempt %s failed: %s", message.id, message.attempts, error)
         await asyncio.to_thread(
             _record, message.id, status=status, locked_until=None, next_attempt_at=next_at, last_error=str(error)[:500]
@@ -223,8 +228,6 @@ async def run_outbox_worker() -> None:
                 pass
         except Exception:  # keep the worker alive; the messages stay in the outbox
             log.exception("outbox worker pass failed")
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout=poll)
-        except asyncio.TimeoutError:
-            pass
         event.clear()

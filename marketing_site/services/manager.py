@@ -23,6 +23,7 @@ class RegistrationFailed(Exception):
 
 def payload(form: dict[str, Any], user: dict[str, Any]) -> dict[str, str]:
     """The registration JSON: form fields, then email and picture from the identity."""
+
     def text(value: Any) -> str:
         return value.strip() if isinstance(value, str) else ""
 

@@ -265,7 +265,9 @@ class RelyingParty:
         access_token = token.get("access_token")
         if not isinstance(access_token, str):
             raise TokenFailed("the token response has no access_token")
-        return TokenSet(raw_or(token, "id_token"), access_token, token.get("refresh_token"), self._expiry(token, now), claims)
+        return TokenSet(
+            raw_or(token, "id_token"), access_token, token.get("refresh_token"), self._expiry(token, now), claims
+        )
 
     async def refresh(self, refresh_token: str, previous: sessions.Tokens) -> TokenSet:
         """A refresh-token grant; the new ID token (if any) is validated, without nonce."""
@@ -330,9 +332,12 @@ class RelyingParty:
                 sessions.delete_session(session_id)
                 return None
             changed = None
-            if fresh.claims and fresh.claims.get("sub") == user.get("sub"):
-                if fresh.claims.get("updated_at") != user.get("updated_at"):
-                    changed = user = {**user, **fresh.claims}  # SPEC §4: user follows updated_at
+            if (
+                fresh.claims
+                and fresh.claims.get("sub") == user.get("sub")
+                and fresh.claims.get("updated_at") != user.get("updated_at")
+            ):
+                changed = user = {**user, **fresh.claims}  # SPEC §4: user follows updated_at
             sessions.store_tokens(session_id, fresh.as_tokens(), changed)
             return user, fresh.as_tokens()
         finally:
@@ -357,7 +362,9 @@ def configuration_problems(settings: Settings) -> list[str]:
         return []
     problems = []
     if settings.dev_services:
-        problems.append("DEV_SERVICES is set: the development identity provider and manager stand-in never serve production")
+        problems.append(
+            "DEV_SERVICES is set: the development identity provider and manager stand-in never serve production"
+        )
     if settings.oidc_issuer and not settings.oidc_issuer.startswith("https://"):
         problems.append(f"OIDC_ISSUER must be https in production, not {settings.oidc_issuer!r}")
     if not settings.session_secret:
@@ -372,7 +379,7 @@ def check_startup() -> None:
         raise RuntimeError("Refusing to start: " + "; ".join(problems))
     try:
         sessions.purge_expired()
-    except Exception as error:  # a missing table must not hide the real message later
+    except Exception as error:  # noqa: BLE001 - any failure here (a missing table) must not hide the real message later
         logger.warning("could not purge expired login records: %s", error)
 
 

@@ -100,4 +100,6 @@ def make_rate_limiter(limit: int, window: float) -> RateLimiter | RedisRateLimit
     settings = get_settings()
     if not settings.redis_url:
         return RateLimiter(limit, window)
-    return RedisRateLimiter(limit, window, settings.redis_url, prefix=f"{settings.redis_key_prefix}rate:{limit}/{window}:")
+    return RedisRateLimiter(
+        limit, window, settings.redis_url, prefix=f"{settings.redis_key_prefix}rate:{limit}/{window}:"
+    )

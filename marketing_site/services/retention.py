@@ -56,7 +56,7 @@ def purge_leads(months: int, now: datetime | None = None, dry_run: bool = False)
         if not dry_run:
             ids = list(session.exec(lead_ids).all())
             for start in range(0, len(ids), 500):
-                chunk = ids[start:start + 500]
+                chunk = ids[start : start + 500]
                 session.execute(delete(OutboxMessage).where(OutboxMessage.lead_id.in_(chunk)))  # type: ignore[attr-defined]
                 session.execute(delete(Booking).where(Booking.lead_id.in_(chunk)))  # type: ignore[attr-defined]
                 session.execute(delete(Lead).where(Lead.id.in_(chunk)))  # type: ignore[union-attr]

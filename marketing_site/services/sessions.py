@@ -24,7 +24,6 @@ from sqlalchemy import Engine
 from sqlmodel import Session, delete, select
 
 from marketing_site.db import get_engine
-
 from marketing_site.db.auth import AuthSession, LoginTransaction
 from marketing_site.services import site_storage
 from marketing_site.settings import PROJECT_ROOT, get_settings

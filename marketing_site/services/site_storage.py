@@ -42,5 +42,13 @@ THEME = StoredItem("theme", "theme", "localStorage", "necessary", None)
 SCROLL_POSITIONS = StoredItem("scroll_positions", "react-router-scroll-positions", "sessionStorage", "necessary", None)
 
 ITEMS: tuple[StoredItem, ...] = (
-    CONSENT, SESSION, MARKER, LOGIN_ERROR, LOGIN_BINDING, TAB_TOKEN, RELOAD_GUARD, THEME, SCROLL_POSITIONS,
+    CONSENT,
+    SESSION,
+    MARKER,
+    LOGIN_ERROR,
+    LOGIN_BINDING,
+    TAB_TOKEN,
+    RELOAD_GUARD,
+    THEME,
+    SCROLL_POSITIONS,
 )

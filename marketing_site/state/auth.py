@@ -30,8 +30,16 @@ logger = logging.getLogger(__name__)
 ERROR_CODES = ("login_failed", "token_failed", "invalid_state", "no_query")
 # Claims the page may show; the rest of the ID token (nonce, at_hash...) stays on the server.
 PROFILE_CLAIMS = (
-    "sub", "name", "given_name", "family_name", "nickname", "email", "email_verified",
-    "picture", "locale", "updated_at",
+    "sub",
+    "name",
+    "given_name",
+    "family_name",
+    "nickname",
+    "email",
+    "email_verified",
+    "picture",
+    "locale",
+    "updated_at",
 )
 ADVISOR, INVESTOR = "ADVISOR", "INVESTOR"
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketing_site.content.offers import ALTERNATE_SET, DEFAULT_SET, OFFERS, PRICE_SETS as SET_NAMES
+from marketing_site.content.offers import ALTERNATE_SET, DEFAULT_SET, OFFERS
+from marketing_site.content.offers import PRICE_SETS as SET_NAMES
 from marketing_site.settings import get_settings
 
 # The state's var names, mapped to each set's amounts (from the offers' facts).

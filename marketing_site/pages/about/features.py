@@ -18,7 +18,9 @@ def _feature(item: dict) -> rx.Component:
             sections.bullet_list(item["bullets"]),
             class_name="about-feature__text",
         ),
-        sections.image(FEATURE_IMAGES[item["id"]], item["image_alt"], ART_WIDTH, ART_HEIGHT, class_name="about-feature__art"),
+        sections.image(
+            FEATURE_IMAGES[item["id"]], item["image_alt"], ART_WIDTH, ART_HEIGHT, class_name="about-feature__art"
+        ),
         id=item["id"],
         class_name="about-feature",
     )

@@ -9,7 +9,6 @@ from marketing_site.components import sections
 from marketing_site.content.offers import OFFER_ACCENTS, OFFER_NAMES
 
 
-
 def guide(text: dict, lang: str) -> rx.Component:
     pricing = routes.PRICING.path(lang)
     return sections.section(

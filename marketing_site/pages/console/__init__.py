@@ -21,7 +21,10 @@ OWN_BUNDLE = True
 def _gate(text: dict, lang: str) -> rx.Component:
     return rx.match(
         ConsoleState.access,
-        ("granted", rx.fragment(leads.section(text), charts.section(text, lang), mail.section(text), subjects.section(text))),
+        (
+            "granted",
+            rx.fragment(leads.section(text), charts.section(text, lang), mail.section(text), subjects.section(text)),
+        ),
         (
             "forbidden",
             rx.el.div(

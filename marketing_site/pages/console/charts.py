@@ -14,7 +14,10 @@ from marketing_site.state.console import ConsoleState
 
 # One colour per document, from the site's palette.
 SERIES_COLOURS = (
-    theme.PRIMARY, theme.SECONDARY, theme.PALETTE["relationclient"], theme.PALETTE["premium"],
+    theme.PRIMARY,
+    theme.SECONDARY,
+    theme.PALETTE["relationclient"],
+    theme.PALETTE["premium"],
     theme.PALETTE["compliance"],
 )
 
@@ -28,8 +31,13 @@ def weekly_chart(text: dict) -> rx.Component:
             rx.recharts.graphing_tooltip(),
             rx.recharts.legend(),
             *[
-                rx.recharts.bar(data_key=form, name=text["documents"][form], stack_id="leads", fill=colour,
-                                is_animation_active=False)
+                rx.recharts.bar(
+                    data_key=form,
+                    name=text["documents"][form],
+                    stack_id="leads",
+                    fill=colour,
+                    is_animation_active=False,
+                )
                 for form, colour in zip(FORMS, SERIES_COLOURS, strict=True)
             ],
             data=ConsoleState.weeks,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site.content.lead_forms import FORMS
+from marketing_site.pages.console.parts import scrollable
 from marketing_site.routes import LANGS
 from marketing_site.services.console import FLAGGED_CHOICES, MAIL_STATUSES, SORTS
-from marketing_site.pages.console.parts import scrollable
 from marketing_site.state.console import ConsoleState
 
 COLUMNS = ("created_at", "form", "lang", "name", "email", "company", "phone", "mail_status", "flagged")
@@ -51,8 +51,13 @@ def filters(text: dict) -> rx.Component:
         rx.el.div(*fields, class_name="console__filters"),
         rx.el.div(
             rx.el.button(text["apply"], type="submit", class_name="btn btn--primary", data_testid="console-apply"),
-            rx.el.a(text["export"], href=ConsoleState.export_href, class_name="btn btn--secondary",
-                    data_testid="console-export", download=True),
+            rx.el.a(
+                text["export"],
+                href=ConsoleState.export_href,
+                class_name="btn btn--secondary",
+                data_testid="console-export",
+                download=True,
+            ),
             class_name="console__actions",
         ),
         rx.cond(
@@ -77,8 +82,12 @@ def _header(text: dict, column: str) -> rx.Component:
     arrow = rx.cond(ConsoleState.sort == column, rx.cond(ConsoleState.descending, " ↓", " ↑"), "")
     return rx.el.th(
         rx.el.button(
-            label, arrow, type="button", class_name="console__sort",
-            on_click=ConsoleState.sort_by(column), data_testid=f"console-sort-{column}",
+            label,
+            arrow,
+            type="button",
+            class_name="console__sort",
+            on_click=ConsoleState.sort_by(column),
+            data_testid=f"console-sort-{column}",
             title=f"{text['sort_hint']} {label}",
         ),
         scope="col",
@@ -125,17 +134,29 @@ def pager(text: dict) -> rx.Component:
     return rx.el.nav(
         rx.el.span(ConsoleState.total, " ", text["total"], data_testid="console-total"),
         rx.el.button(
-            text["previous"], type="button", class_name="btn btn--ghost",
-            disabled=ConsoleState.page <= 1, on_click=ConsoleState.go_to_page(ConsoleState.page - 1),
+            text["previous"],
+            type="button",
+            class_name="btn btn--ghost",
+            disabled=ConsoleState.page <= 1,
+            on_click=ConsoleState.go_to_page(ConsoleState.page - 1),
             data_testid="console-previous",
         ),
         rx.el.span(
-            text["page"], " ", ConsoleState.page, " ", text["of"], " ", ConsoleState.pages,
+            text["page"],
+            " ",
+            ConsoleState.page,
+            " ",
+            text["of"],
+            " ",
+            ConsoleState.pages,
             data_testid="console-page",
         ),
         rx.el.button(
-            text["next"], type="button", class_name="btn btn--ghost",
-            disabled=ConsoleState.page >= ConsoleState.pages, on_click=ConsoleState.go_to_page(ConsoleState.page + 1),
+            text["next"],
+            type="button",
+            class_name="btn btn--ghost",
+            disabled=ConsoleState.page >= ConsoleState.pages,
+            on_click=ConsoleState.go_to_page(ConsoleState.page + 1),
             data_testid="console-next",
         ),
         class_name="console__pager",

@@ -14,7 +14,10 @@ def counts(text: dict) -> rx.Component:
     return rx.el.dl(
         rx.el.div(rx.el.dt(text["health"]), rx.el.dd(ConsoleState.health_status, data_testid="console-health")),
         *[
-            rx.el.div(rx.el.dt(text["outbox_counts"][key]), rx.el.dd(ConsoleState.outbox[key], data_testid=f"console-outbox-{key}"))
+            rx.el.div(
+                rx.el.dt(text["outbox_counts"][key]),
+                rx.el.dd(ConsoleState.outbox[key], data_testid=f"console-outbox-{key}"),
+            )
             for key in COUNTS
         ],
         class_name="console__counts",
@@ -49,7 +52,9 @@ def failed(text: dict) -> rx.Component:
                                 rx.el.td(m["last_error"], data_col="last_error"),
                                 rx.el.td(
                                     rx.el.button(
-                                        text["retry"], type="button", class_name="btn btn--ghost",
+                                        text["retry"],
+                                        type="button",
+                                        class_name="btn btn--ghost",
                                         on_click=ConsoleState.retry_one(m["id"]),
                                         data_testid="console-retry-one",
                                     )
@@ -67,8 +72,11 @@ def failed(text: dict) -> rx.Component:
         ),
         rx.el.div(
             rx.el.button(
-                text["retry_all"], type="button", class_name="btn btn--secondary",
-                on_click=ConsoleState.retry_all, data_testid="console-retry-all",
+                text["retry_all"],
+                type="button",
+                class_name="btn btn--secondary",
+                on_click=ConsoleState.retry_all,
+                data_testid="console-retry-all",
             ),
             rx.cond(
                 ConsoleState.requeued >= 0,

@@ -16,8 +16,14 @@ def lookup_form(text: dict) -> rx.Component:
     return rx.el.form(
         rx.el.div(
             rx.el.label(text["email"], html_for="console-subject-email", class_name="field__label"),
-            rx.el.input(id="console-subject-email", name="email", type="email", required=True,
-                        class_name="field__input", auto_complete="off"),
+            rx.el.input(
+                id="console-subject-email",
+                name="email",
+                type="email",
+                required=True,
+                class_name="field__input",
+                auto_complete="off",
+            ),
             class_name="field",
         ),
         rx.el.button(text["find"], type="submit", class_name="btn btn--primary", data_testid="console-subject-find"),
@@ -38,13 +44,18 @@ def result(text: dict) -> rx.Component:
         rx.el.div(
             rx.el.p(
                 rx.cond(ConsoleState.subject_action == "erased", text["erased"], text["found"]),
-                " ", rx.el.strong(ConsoleState.subject_email),
+                " ",
+                rx.el.strong(ConsoleState.subject_email),
             ),
             rx.el.ul(
                 rx.foreach(
                     ConsoleState.subject_counts,
                     lambda c: rx.el.li(
-                        rx.match(c["holder"], *holders.items(), c["holder"]), " : ", c["count"], " ", text["rows"],
+                        rx.match(c["holder"], *holders.items(), c["holder"]),
+                        " : ",
+                        c["count"],
+                        " ",
+                        text["rows"],
                         data_holder=c["holder"],
                     ),
                 ),
@@ -56,19 +67,30 @@ def result(text: dict) -> rx.Component:
                     # A native POST: the browser saves the JSON the export route answers.
                     NativeForm.create(
                         rx.el.input(type="hidden", name="email", value=ConsoleState.subject_email, read_only=True),
-                        rx.el.button(text["download"], type="submit", class_name="btn btn--secondary",
-                                     data_testid="console-subject-download"),
+                        rx.el.button(
+                            text["download"],
+                            type="submit",
+                            class_name="btn btn--secondary",
+                            data_testid="console-subject-download",
+                        ),
                         method="post",
                         action=SUBJECT_JSON,
                     ),
                     rx.el.form(
                         rx.el.input(type="hidden", name="email", value=ConsoleState.subject_email, read_only=True),
                         rx.el.label(
-                            rx.el.input(type="checkbox", name="confirm", required=True, data_testid="console-erase-confirm"),
-                            " ", text["erase_confirm"],
+                            rx.el.input(
+                                type="checkbox", name="confirm", required=True, data_testid="console-erase-confirm"
+                            ),
+                            " ",
+                            text["erase_confirm"],
                         ),
-                        rx.el.button(text["erase"], type="submit", class_name="btn btn--primary console__danger",
-                                     data_testid="console-subject-erase"),
+                        rx.el.button(
+                            text["erase"],
+                            type="submit",
+                            class_name="btn btn--primary console__danger",
+                            data_testid="console-subject-erase",
+                        ),
                         on_submit=ConsoleState.erase_subject,
                         reset_on_submit=True,
                     ),

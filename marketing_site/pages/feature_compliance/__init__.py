@@ -9,4 +9,10 @@ from marketing_site.pages.feature_page import feature_page
 
 
 def page(lang: str) -> rx.Component:
-    return feature_page(lang, "feature_compliance", documentation_form=lead_form("kyc_documentation", lang), accent="compliance", art="compliance")
+    return feature_page(
+        lang,
+        "feature_compliance",
+        documentation_form=lead_form("kyc_documentation", lang),
+        accent="compliance",
+        art="compliance",
+    )

@@ -20,6 +20,4 @@ def icon_src(name: str) -> str:
 
 def document_cover(width: int, height: int) -> rx.Component:
     """The cover of a downloadable document (decorative: the document is named beside it)."""
-    return sections.image(
-        f"{ART_DIR}/document.svg", "", width, height, class_name="documentation__cover"
-    )
+    return sections.image(f"{ART_DIR}/document.svg", "", width, height, class_name="documentation__cover")

@@ -29,9 +29,7 @@ def document_card(document: dict, detailed: bool) -> rx.Component:
     )
 
 
-def documentation_section(
-    text: dict, form: rx.Component | None = None, detailed: bool = True
-) -> rx.Component:
+def documentation_section(text: dict, form: rx.Component | None = None, detailed: bool = True) -> rx.Component:
     """The band the "receive the documentation" buttons scroll to (`id` from the content)."""
     return sections.section(
         text["title"],

@@ -9,4 +9,10 @@ from marketing_site.pages.feature_page import feature_page
 
 
 def page(lang: str) -> rx.Component:
-    return feature_page(lang, "feature_portal", documentation_form=lead_form("portal_documentation", lang), accent="premium", art="portal")
+    return feature_page(
+        lang,
+        "feature_portal",
+        documentation_form=lead_form("portal_documentation", lang),
+        accent="premium",
+        art="portal",
+    )

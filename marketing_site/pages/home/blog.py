@@ -6,8 +6,8 @@ import reflex as rx
 
 from marketing_site.components import sections
 from marketing_site.components.links import button_link, link
-from marketing_site.settings import get_settings
 from marketing_site.content.home import POST_IMAGES
+from marketing_site.settings import get_settings
 
 
 def _post(post: dict, blog_url: str) -> rx.Component:

@@ -11,5 +11,10 @@ from marketing_site.pages.feature_page import documentation_landing
 
 def page(lang: str) -> rx.Component:
     return documentation_landing(
-        lang, "kyc_documentation", documentation_form=lead_form("kyc_documentation", lang), accent="compliance", art="compliance", related=routes.FEATURE_COMPLIANCE
+        lang,
+        "kyc_documentation",
+        documentation_form=lead_form("kyc_documentation", lang),
+        accent="compliance",
+        art="compliance",
+        related=routes.FEATURE_COMPLIANCE,
     )

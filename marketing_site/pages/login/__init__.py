@@ -11,8 +11,8 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site import routes
-from marketing_site.components.client import NativeForm
 from marketing_site.components.account import account_aside, account_layout
+from marketing_site.components.client import NativeForm
 from marketing_site.components.fields import labelled_input, submit_button
 from marketing_site.components.links import button_link, link
 from marketing_site.i18n import message
@@ -23,9 +23,7 @@ ON_LOAD = [LoginFormState.read_return_to, AuthState.redirect_by_role]
 
 def login_form() -> rx.Component:
     return NativeForm.create(
-        labelled_input(
-            message("login.email"), "login_hint", type="email", autocomplete="username", id="login-email"
-        ),
+        labelled_input(message("login.email"), "login_hint", type="email", autocomplete="username", id="login-email"),
         labelled_input(
             message("login.password"), None, type="password", autocomplete="current-password", id="login-password"
         ),

@@ -11,5 +11,10 @@ from marketing_site.pages.feature_page import documentation_landing
 
 def page(lang: str) -> rx.Component:
     return documentation_landing(
-        lang, "portal_documentation", documentation_form=lead_form("portal_documentation", lang), accent="premium", art="portal", related=routes.FEATURE_PORTAL
+        lang,
+        "portal_documentation",
+        documentation_form=lead_form("portal_documentation", lang),
+        accent="premium",
+        art="portal",
+        related=routes.FEATURE_PORTAL,
     )

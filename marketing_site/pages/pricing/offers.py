@@ -11,7 +11,6 @@ import reflex as rx
 from marketing_site import routes
 from marketing_site.components import sections
 from marketing_site.components.links import button_link, link
-from marketing_site.content import offers as facts
 from marketing_site.content.offers import OFFER_ACCENTS, OFFER_NAMES, OFFERS
 from marketing_site.content.words import words
 from marketing_site.state.pricing import PricingState
@@ -63,9 +62,7 @@ def _list(title: str, items: list[str], modifier: str) -> rx.Component:
 
 def _included(key: str, text: dict, names: dict) -> list[str]:
     """The card's "included" lines: features, or "everything in offer X"."""
-    return [
-        text["all_of"][item] if item in OFFERS else names[item] for item in OFFERS[key].highlights
-    ]
+    return [text["all_of"][item] if item in OFFERS else names[item] for item in OFFERS[key].highlights]
 
 
 def _offer_card(offer: dict, text: dict, lang: str) -> rx.Component:

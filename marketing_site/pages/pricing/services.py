@@ -14,7 +14,9 @@ def services(text: dict) -> rx.Component:
         text["title"],
         sections.card_grid(
             *[
-                sections.card(item["title"], item["text"], icon=f"/illustrations/pricing/{icon}.svg", accent="secondary")
+                sections.card(
+                    item["title"], item["text"], icon=f"/illustrations/pricing/{icon}.svg", accent="secondary"
+                )
                 for item, icon in zip(text["items"], ICONS, strict=True)
             ],
             columns=3,

@@ -34,7 +34,9 @@ def reset_form() -> rx.Component:
         (
             REQUESTED,
             rx.el.p(
-                message("reset_password.requested"), role="status", class_name="account__note",
+                message("reset_password.requested"),
+                role="status",
+                class_name="account__note",
                 data_testid="reset-requested",
             ),
         ),
@@ -42,7 +44,11 @@ def reset_form() -> rx.Component:
             FAILED,
             rx.fragment(
                 rx.el.p(
-                    message("reset_password.failed"), " ", _contact(), role="alert", class_name="account__note",
+                    message("reset_password.failed"),
+                    " ",
+                    _contact(),
+                    role="alert",
+                    class_name="account__note",
                     data_testid="reset-failed",
                 ),
                 _form(),
@@ -55,7 +61,11 @@ def reset_form() -> rx.Component:
 def _form() -> rx.Component:
     return unwired_form(
         labelled_input(
-            message("reset_password.email"), "email", type="email", autocomplete="email", id="reset-email",
+            message("reset_password.email"),
+            "email",
+            type="email",
+            autocomplete="email",
+            id="reset-email",
             required=True,
         ),
         rx.el.div(
@@ -74,8 +84,10 @@ def manual_reset() -> rx.Component:
         rx.el.p(message("reset_password.manual_steps"), " ", _contact(), class_name="account__note"),
         rx.el.div(
             backend_link(
-                message("reset_password.provider_link"), login_url(routes.LOGIN.path("fr")),
-                class_name="btn btn--primary", data_testid="reset-provider-link",
+                message("reset_password.provider_link"),
+                login_url(routes.LOGIN.path("fr")),
+                class_name="btn btn--primary",
+                data_testid="reset-provider-link",
             ),
             link(message("reset_password.back"), routes.LOGIN.path("fr"), class_name="account__link"),
             class_name="account__actions",
@@ -95,9 +107,7 @@ def help_aside() -> rx.Component:
 def page(lang: str) -> rx.Component:
     return account_layout(
         message("reset_password.title"),
-        rx.cond(
-            PasswordResetState.self_service, message("reset_password.lead"), message("reset_password.manual_lead")
-        ),
+        rx.cond(PasswordResetState.self_service, message("reset_password.lead"), message("reset_password.manual_lead")),
         rx.cond(PasswordResetState.self_service, reset_form(), manual_reset()),
         help_aside(),
     )

@@ -12,4 +12,11 @@ from marketing_site.pages.feature_page import feature_page
 
 
 def page(lang: str) -> rx.Component:
-    return feature_page(lang, "subscription", documentation_form=lead_form("subscription_documentation", lang), accent="primary", art="subscription", audience_on_mobile=False)
+    return feature_page(
+        lang,
+        "subscription",
+        documentation_form=lead_form("subscription_documentation", lang),
+        accent="primary",
+        art="subscription",
+        audience_on_mobile=False,
+    )
