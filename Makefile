@@ -5,6 +5,8 @@
 
 PORT ?= 8000
 TEST_PORT ?= 8765
+# `make test PYTEST_ARGS='tests/test_x.py -k y'` runs part of the suite on a fresh test build.
+PYTEST_ARGS ?=
 PYTHON ?= python3
 VENV := .venv
 TOOLS := .tools
@@ -92,7 +94,7 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 
 test: migrate chromium nginx fonts
 	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
-	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest
+	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $(PYTEST_ARGS)
 	@if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
 		echo "--- again on PostgreSQL and Redis, two workers per site"; \
 		TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $(ENGINE_TESTS); \
