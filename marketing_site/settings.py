@@ -115,6 +115,8 @@ class Settings:
     # Scale-out and operations.
     redis_url: str
     redis_key_prefix: str
+    # Seconds a tab's server state outlives its last event (Reflex's token expiration).
+    state_expiry_seconds: int
     hsts_max_age_seconds: int
     csp_report_uri: str
     log_format: str
@@ -252,6 +254,10 @@ def get_settings() -> Settings:
         dev_services=_bool("DEV_SERVICES", False),
         redis_url=_env("REFLEX_REDIS_URL"),
         redis_key_prefix=_env("REDIS_KEY_PREFIX", "nereo:") or "nereo:",
+        # A tab's state holds the login state, rebuilt from the session cookie by the next
+        # event (Reflex rehydrates an expired state and runs the page's on_load), and the
+        # console's view: ten idle minutes, not Reflex's hour (docs/configuration.md).
+        state_expiry_seconds=_int("STATE_EXPIRY_SECONDS", 600),
         hsts_max_age_seconds=_int("HSTS_MAX_AGE_SECONDS", 63072000),
         csp_report_uri=_env("CSP_REPORT_URI"),
         log_format=_choice("LOG_FORMAT", ("json", "text")),
