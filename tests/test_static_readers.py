@@ -74,7 +74,7 @@ def test_the_rewrite_applies_to_the_installed_reflex_client(tmp_path):
 @pytest.mark.parametrize(
     "removed",
     [
-        "    ensureSocketConnected();\n  }, [])",
+        "    mounted.current = true;\n    ensureSocketConnected();",
         "addEvents(app.onLoadInternalEvent());",
         "// Reconnect socket if needed for non-temporal events.\n",
         "queueMicrotask(",
