@@ -59,6 +59,8 @@ def connection_policy() -> dict[str, list[str]]:
     """What the client reads to decide whether a page view opens the websocket (see 3. above)."""
     paths = [path for page in routes.PAGES if page.stateful for _, path in page.paths()]
     return {"stateRoutes": paths, "stateCookies": list(STATE_COOKIES)}
+
+
 # A `css` prop in compiled JSX (`css:({ ... })`): Emotion would have made it a class.
 _CSS_PROP = re.compile(r"\bcss:\(\{")
 

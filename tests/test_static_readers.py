@@ -21,7 +21,6 @@ from urllib.parse import quote
 import pytest
 from browser_checks import provider_login
 from conftest import CONSOLE_ADMIN_USER, TRIAL_USER
-from servers import ROOT
 
 from marketing_site import routes
 from marketing_site.frontend_build import STATE_COOKIES, VITE_PLUGIN, add_site_plugin, connection_policy
@@ -67,7 +66,9 @@ def test_the_rewrite_applies_to_the_installed_reflex_client(tmp_path):
     assert "if (siteNeedsState(location.pathname)) ensureSocketConnected();" in code  # a navigation
     for path in connection_policy()["stateRoutes"]:
         assert json.dumps(path) in code
-    node = subprocess.run(["node", "--check", "--input-type=module"], input=code, capture_output=True, text=True)
+    node = subprocess.run(
+        ["node", "--check", "--input-type=module"], input=code, capture_output=True, text=True, check=False
+    )
     assert node.returncode == 0, node.stderr
 
 
@@ -97,7 +98,7 @@ def test_the_policy_lists_the_pages_with_an_on_load_and_the_login_cookies():
     assert with_on_load == {page.key for page in routes.PAGES if page.stateful}
     assert all(page.stateful for page in routes.PAGES if page.protected)
     assert set(STATE_COOKIES) == {site_storage.MARKER.name, site_storage.LOGIN_ERROR.name}
-    config = add_site_plugin('export default defineConfig(() => ({\n  plugins: [\n    reactRouter(),\n  ],\n}));\n')
+    config = add_site_plugin("export default defineConfig(() => ({\n  plugins: [\n    reactRouter(),\n  ],\n}));\n")
     assert json.dumps(connection_policy(), ensure_ascii=False) in config
 
 
@@ -179,9 +180,7 @@ def test_navigating_to_the_login_page_connects_and_runs_its_on_load(new_page, si
     _open(page, site + "/compare")
     assert page.state_sockets == []
     page.evaluate("() => window.__reactRouterDataRouter.navigate('/connexion?return_to=%2Fcompare')")
-    page.wait_for_function(
-        "() => document.querySelector('input[name=return_to]')?.value === '/compare'", timeout=15000
-    )
+    page.wait_for_function("() => document.querySelector('input[name=return_to]')?.value === '/compare'", timeout=15000)
     assert len(page.state_sockets) == 1
     # Back on a public page, the open socket stays the only one.
     page.evaluate("() => window.__reactRouterDataRouter.navigate('/')")
