@@ -15,12 +15,14 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import time
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import pytest
 from browser_checks import provider_login
 from conftest import CONSOLE_ADMIN_USER, TRIAL_USER
+from servers import ROOT
 
 from marketing_site import routes
 from marketing_site.frontend_build import STATE_COOKIES, VITE_PLUGIN, add_site_plugin, connection_policy
@@ -239,3 +241,118 @@ def test_the_console_and_the_trial_connect_and_work(new_page, site, page_errors)
     page.goto(site + "/start-free-trial")
     page.wait_for_function("() => document.querySelector('#trial-lastName')?.value === 'Martin'", timeout=15000)
     assert page.get_by_test_id("logout").count() == 1
+
+
+# -- state expiry ---------------------------------------------------------------------------------
+
+EXPIRY_SECONDS = 2
+ROOT_STATE = "reflex___state____state"
+ON_LOAD_INTERNAL = f"{ROOT_STATE}.reflex___state____on_load_internal_state.on_load_internal"
+
+
+class StateSocket:
+    """Reflex's client protocol, spoken directly: Engine.IO over a websocket, Socket.IO on /_event.
+
+    The browser would connect to the build's own backend; this site runs beside it with its
+    own settings (a short state expiry), so the test talks to it as the client does.
+    """
+
+    def __init__(self, origin: str, cookie: str):
+        import socket as socket_module
+        import uuid
+
+        import wsproto
+        import wsproto.events
+
+        self.events = wsproto.events
+        host, port = urlsplit(origin).hostname, urlsplit(origin).port
+        self.sock = socket_module.create_connection((host, port), timeout=20)
+        self.ws = wsproto.WSConnection(wsproto.ConnectionType.CLIENT)
+        target = f"/_event/?EIO=4&transport=websocket&token={uuid.uuid4()}"
+        headers = [(b"origin", origin.encode()), (b"cookie", cookie.encode())]
+        self.sock.sendall(self.ws.send(self.events.Request(host=f"{host}:{port}", target=target, extra_headers=headers)))
+        self.pending: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.sock.sendall(self.ws.send(self.events.TextMessage(text)))
+
+    def receive(self) -> str:
+        while not self.pending:
+            self.ws.receive_data(self.sock.recv(65536))
+            for event in self.ws.events():
+                if isinstance(event, self.events.TextMessage):
+                    if event.data == "2":
+                        self.send("3")  # Engine.IO ping
+                    else:
+                        self.pending.append(event.data)
+                elif isinstance(event, self.events.CloseConnection | self.events.RejectConnection):
+                    raise ConnectionError(f"websocket closed: {event}")
+        return self.pending.pop(0)
+
+    def until_hydrated(self) -> list[str]:
+        """The state updates up to the one that marks the page hydrated (its on_load done)."""
+        updates = []
+        while True:
+            text = self.receive()
+            if text.startswith("42/_event,"):
+                updates.append(text)
+                if '"is_hydrated_rx_state_":true' in text:
+                    return updates
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _router(path: str) -> dict:
+    return {"pathname": path, "asPath": path}
+
+
+@pytest.fixture(scope="module")
+def short_expiry_site(workdir, auth_services):
+    from servers import SiteServer, free_port
+
+    server = SiteServer(free_port(), workdir, None, STATE_EXPIRY_SECONDS=str(EXPIRY_SECONDS), **auth_services["env"])
+    server.env["SESSION_SECRET"] = "short-expiry-session-secret"
+    server.migrate()
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_an_expired_state_is_rebuilt_with_the_login_state_by_the_next_event(short_expiry_site):
+    """STATE_EXPIRY_SECONDS applies, and a logged-in tab whose state expired stays logged in."""
+    server = short_expiry_site
+    create = (
+        "from marketing_site.services import sessions; import time; print(sessions.create_session("
+        "{'sub': 'reader@example.test', 'email': 'reader@example.test'}, "
+        "sessions.Tokens('id', 'access', None, time.time() + 3600)))"
+    )
+    session_id = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "python"), "-c", create],
+        env=server.env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip().splitlines()[-1]
+    socket = StateSocket(server.url, f"nereo_session={session_id}; nereo.is.authenticated=true")
+    try:
+        assert socket.receive().startswith("0")  # Engine.IO open
+        boot = {"name": f"{ROOT_STATE}.hydrate_and_load", "payload": {}, "router_data": _router("/compare")}
+        socket.send("40/_event," + json.dumps({"event": boot}))
+        first = "".join(socket.until_hydrated())
+        assert '"isAuthenticated_rx_state_":true' in first
+        assert '"priceEngage_rx_state_"' in first  # a full hydrate carries every state
+        # A navigation while the state lives: only what changed comes back.
+        socket.send("42/_event," + json.dumps(["event", {"name": ON_LOAD_INTERNAL, "router_data": _router("/")}]))
+        live = "".join(socket.until_hydrated())
+        assert '"priceEngage_rx_state_"' not in live
+        # Past the expiry (and the state manager's purge pass), the next navigation finds no
+        # state: Reflex hydrates a new one and runs the page's on_load, logged in from the cookie.
+        time.sleep(EXPIRY_SECONDS + 4)
+        socket.send("42/_event," + json.dumps(["event", {"name": ON_LOAD_INTERNAL, "router_data": _router("/compare")}]))
+        rebuilt = "".join(socket.until_hydrated())
+        assert '"priceEngage_rx_state_"' in rebuilt
+        assert '"isAuthenticated_rx_state_":true' in rebuilt
+    finally:
+        socket.close()
