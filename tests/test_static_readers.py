@@ -270,7 +270,9 @@ class StateSocket:
         self.ws = wsproto.WSConnection(wsproto.ConnectionType.CLIENT)
         target = f"/_event/?EIO=4&transport=websocket&token={uuid.uuid4()}"
         headers = [(b"origin", origin.encode()), (b"cookie", cookie.encode())]
-        self.sock.sendall(self.ws.send(self.events.Request(host=f"{host}:{port}", target=target, extra_headers=headers)))
+        self.sock.sendall(
+            self.ws.send(self.events.Request(host=f"{host}:{port}", target=target, extra_headers=headers))
+        )
         self.pending: list[str] = []
 
     def send(self, text: str) -> None:
@@ -327,14 +329,18 @@ def test_an_expired_state_is_rebuilt_with_the_login_state_by_the_next_event(shor
         "{'sub': 'reader@example.test', 'email': 'reader@example.test'}, "
         "sessions.Tokens('id', 'access', None, time.time() + 3600)))"
     )
-    session_id = subprocess.run(
-        [str(ROOT / ".venv" / "bin" / "python"), "-c", create],
-        env=server.env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip().splitlines()[-1]
+    session_id = (
+        subprocess.run(
+            [str(ROOT / ".venv" / "bin" / "python"), "-c", create],
+            env=server.env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
     socket = StateSocket(server.url, f"nereo_session={session_id}; nereo.is.authenticated=true")
     try:
         assert socket.receive().startswith("0")  # Engine.IO open
@@ -350,7 +356,9 @@ def test_an_expired_state_is_rebuilt_with_the_login_state_by_the_next_event(shor
         # Past the expiry (and the state manager's purge pass), the next navigation finds no
         # state: Reflex hydrates a new one and runs the page's on_load, logged in from the cookie.
         time.sleep(EXPIRY_SECONDS + 4)
-        socket.send("42/_event," + json.dumps(["event", {"name": ON_LOAD_INTERNAL, "router_data": _router("/compare")}]))
+        socket.send(
+            "42/_event," + json.dumps(["event", {"name": ON_LOAD_INTERNAL, "router_data": _router("/compare")}])
+        )
         rebuilt = "".join(socket.until_hydrated())
         assert '"priceEngage_rx_state_"' in rebuilt
         assert '"isAuthenticated_rx_state_":true' in rebuilt
