@@ -268,6 +268,7 @@ def logged_in_cookies(n: int) -> list[str]:
 def row(name: str, n: int, result, backend_pid: int | None, before) -> dict:
     times, failed, wall = result
     after = usage(backend_pid) if backend_pid else (0.0, 0.0)
+    print(f"  {n} {name}: {len(times) / wall if wall else 0:.0f} views/s, {failed} failed", flush=True)
     return {
         "row": name,
         "n": n,

@@ -192,6 +192,22 @@ def test_navigating_to_the_login_page_connects_and_runs_its_on_load(new_page, si
 
 
 @pytest.mark.browser
+def test_the_first_event_for_a_backend_handler_connects(new_page, site):
+    """On a public page read without a socket, the first backend event opens one and is delivered:
+    here Reflex's own handler of uncaught errors (every page has it), whose log line the
+    backend writes once the event arrives."""
+    page = new_page()
+    _open(page, site + "/compare")
+    assert page.state_sockets == []
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
+    page.evaluate("() => setTimeout(() => { throw new Error('first-use probe'); })")
+    page.wait_for_timeout(1500)
+    assert len(page.state_sockets) == 1
+    assert any("handle_frontend_exception" in frame and "first-use probe" in frame for frame in sent), sent
+
+
+@pytest.mark.browser
 def test_a_logged_in_visitor_keeps_the_logged_in_navbar_on_every_public_page(new_page, site, page_errors):
     page = new_page()
     _open(page, site + "/compare")
