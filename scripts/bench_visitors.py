@@ -18,7 +18,8 @@ connection (HTTP/2, as a browser talks to nginx), each on one page of the mix:
   frontend_build.py's connection policy (the same websocket without a session).
 
 Rows: anonymous visitors through nginx with the backend running; the same files from nginx with
-the backend stopped (the limit); logged-in visitors; anonymous visitors hydrating as before.
+no backend behind it (the limit: a second nginx on the same files, run right after the
+anonymous row); logged-in visitors; anonymous visitors hydrating as before.
 Columns: page views per second (N over the time from the first request to the last visit's
 end), p50 and p95 of a visit, failed visits, the backend's CPU seconds during the row and the
 resident memory of its processes before and after (all processes of the backend: supervisor
@@ -90,8 +91,20 @@ def _tree(pid: int) -> list[int]:
     return pids
 
 
-def usage(pid: int) -> tuple[float, float]:
-    """CPU seconds and resident MB of a process tree."""
+# The Redis the state manager uses, if any: where the states of connected visitors live.
+REDIS_URL: str | None = None
+
+
+def redis_mb() -> float | None:
+    if REDIS_URL is None:
+        return None
+    import redis
+
+    return redis.Redis.from_url(REDIS_URL).info("memory")["used_memory"] / 2**20
+
+
+def usage(pid: int) -> tuple[float, float, float | None]:
+    """CPU seconds and resident MB of a process tree, and Redis's used memory (MB)."""
     cpu = rss = 0.0
     for p in _tree(pid):
         try:
@@ -100,7 +113,7 @@ def usage(pid: int) -> tuple[float, float]:
             rss += int(Path(f"/proc/{p}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
         except (FileNotFoundError, ProcessLookupError, IndexError):
             continue
-    return cpu, rss
+    return cpu, rss, redis_mb()
 
 
 # -- what a page view requests ------------------------------------------------------------------
@@ -267,7 +280,7 @@ def logged_in_cookies(n: int) -> list[str]:
 
 def row(name: str, n: int, result, backend_pid: int | None, before) -> dict:
     times, failed, wall = result
-    after = usage(backend_pid) if backend_pid else (0.0, 0.0)
+    after = usage(backend_pid) if backend_pid else (0.0, 0.0, None)
     print(f"  {n} {name}: {len(times) / wall if wall else 0:.0f} views/s, {failed} failed", flush=True)
     return {
         "row": name,
@@ -279,6 +292,7 @@ def row(name: str, n: int, result, backend_pid: int | None, before) -> dict:
         "cpu_s": after[0] - before[0] if backend_pid else None,
         "mem_before": before[1] if backend_pid else None,
         "mem_after": after[1] if backend_pid else None,
+        "redis": (before[2], after[2]) if backend_pid and after[2] is not None else None,
     }
 
 
@@ -289,6 +303,8 @@ def print_table(rows: list[dict]) -> None:
     for r in rows:
         cpu = f"{r['cpu_s']:.1f}" if r["cpu_s"] is not None else "—"
         mem = f"{r['mem_before']:.0f} → {r['mem_after']:.0f}" if r["mem_before"] is not None else "no backend"
+        if r.get("redis"):
+            mem += f" (Redis {r['redis'][0]:.1f} → {r['redis'][1]:.1f})"
         print(
             f"{r['n']:>8}  {r['row']:<44} {r['views_s']:>8.0f} {r['p50']:>7.2f} {r['p95']:>7.2f} {r['failed']:>6} {cpu:>13} {mem:>26}"
         )
@@ -316,6 +332,8 @@ def main() -> int:
         redis_lib.Redis.from_url(args.redis_url).ping()
         redis = args.redis_url
         settings |= {"REFLEX_REDIS_URL": redis, "REDIS_KEY_PREFIX": f"bench:{time.time_ns()}:"}
+        global REDIS_URL  # noqa: PLW0603 - set once, before any measurement
+        REDIS_URL = redis
     except Exception as error:  # noqa: BLE001 - any failure means: no Redis here
         print(f"Redis not reachable at {args.redis_url} ({error}): state in the worker, one worker", file=sys.stderr)
         args.workers = 1
@@ -330,14 +348,20 @@ def main() -> int:
         check=True,
         capture_output=True,
     )
+    # Two proxies on the same files: one in front of the backend, one in front of nothing (a
+    # port no one listens on), so that each N's anonymous row and the limit run back to back,
+    # under the same load of this shared machine.
     proxy = NginxProxy(work, BUILD, maps, f"127.0.0.1:{app.port}", port=proxy_port)
-    proxy.write_config()
-    # As a production proxy: one worker per core and room for every visitor's connection.
-    conf = proxy.conf.read_text().replace("worker_processes 1;", "worker_processes auto;")
-    proxy.conf.write_text(conf.replace("worker_connections 256;", "worker_connections 8192;"))
+    alone = NginxProxy(work, BUILD, maps, f"127.0.0.1:{free_port()}")
+    for each in (proxy, alone):
+        each.write_config()
+        # As a production proxy: one worker per core and room for every visitor's connection.
+        conf = each.conf.read_text().replace("worker_processes 1;", "worker_processes auto;")
+        each.conf.write_text(conf.replace("worker_connections 256;", "worker_connections 8192;"))
     app.migrate()
     app.start()
     proxy.start()
+    alone.start()
     rows: list[dict] = []
     try:
         mix = page_mix()
@@ -353,6 +377,10 @@ def main() -> int:
             time.sleep(2)
             before = usage(pid)
             rows.append(row("anonymous, through nginx", n, asyncio.run(crowd(origin, n, recorded)), pid, before))
+            time.sleep(2)
+            rows.append(
+                row("nginx alone, no backend (the limit)", n, asyncio.run(crowd(alone.origin, n, recorded)), None, None)
+            )
             time.sleep(2)
             before = usage(pid)
             rows.append(
@@ -376,13 +404,8 @@ def main() -> int:
                         before,
                     )
                 )
-        app.stop()
-        for n in args.visitors:
-            time.sleep(1)
-            rows.append(
-                row("nginx alone, no backend (the limit)", n, asyncio.run(crowd(origin, n, recorded)), None, None)
-            )
     finally:
+        alone.stop()
         proxy.stop()
         app.stop()
     rows.sort(
