@@ -249,6 +249,7 @@ def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_webso
         "retry_one": {"message_id": str(message_id)},
         "retry_all": {},
         "lookup_subject": {"form_data": {"email": email}},
+        "arm_erase": {"checked": True},
         "erase_subject": {"form_data": {"email": email, "confirm": "on"}},
         "load": {},
     }
