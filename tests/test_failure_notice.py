@@ -312,3 +312,21 @@ def test_the_navbar_says_who_is_logged_in(user, shown, lang, new_page, site, pag
         overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow == 0
     assert page_errors == []
+
+
+def test_a_server_restart_is_told_then_reported_once_back(new_page, site, site_server, page_errors):
+    """The session's site itself stops and starts again (its in-memory state is gone)."""
+    page = new_page()
+    relay = _relay(page)
+    page.goto(site + quote(routes.PRICING.fr, safe="/"))
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+    _first_event(page, relay)
+    site_server.stop()
+    try:
+        text, reference = _notice(page, "connection")
+        assert MESSAGES["fr"]["connection"] in text
+    finally:
+        site_server.start()
+    back, same = _notice(page, "reconnected")
+    assert same == reference and "La connexion est rétablie" in back
+    _wait_in_log(site_server, f"page lost its connection ref={reference}")
