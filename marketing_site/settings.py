@@ -133,6 +133,11 @@ class Settings:
     booking_video_url: str
     booking_organizer_email: str
     booking_rate_limit_per_ip: int
+    # First-party audience measurement (services.audience): beacons per address per minute,
+    # how long a worker gathers views before writing them, and how long daily totals are kept.
+    audience_rate_limit_per_minute: int
+    audience_flush_seconds: float
+    audience_retention_months: int
 
     @property
     def is_https(self) -> bool:
@@ -269,4 +274,10 @@ def get_settings() -> Settings:
         booking_video_url=_env("BOOKING_VIDEO_URL", "https://meet.nereo-wealth.fr/demo-30-min"),
         booking_organizer_email=_env("BOOKING_ORGANIZER_EMAIL", "demo@nereo-wealth.fr"),
         booking_rate_limit_per_ip=_int("BOOKING_RATE_LIMIT_PER_IP", 10),
+        # A reader opens a page every few seconds at most; an office behind one address is many
+        # readers: 120 a minute lets them through and stops a loop from filling the tables.
+        audience_rate_limit_per_minute=_int("AUDIENCE_RATE_LIMIT_PER_MINUTE", 120),
+        audience_flush_seconds=float(_env("AUDIENCE_FLUSH_SECONDS", "10") or 10),
+        # The CNIL's exemption for audience measurement: figures kept 13 months at most.
+        audience_retention_months=_int("AUDIENCE_RETENTION_MONTHS", 13),
     )

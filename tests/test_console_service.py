@@ -197,7 +197,23 @@ def test_csv_export_holds_the_filtered_leads_with_formulas_neutralised(service):
     body, count = export_leads_csv(_filter(form="ebook", sort="email", descending="0"))
     rows = list(csv.reader(io.StringIO(body)))
     assert count == 2
-    assert rows[0] == ["id", "created_at", "form", "lang", "name", "firstname", "phone", "company", "email", "flags"]
+    assert rows[0] == [
+        "id",
+        "created_at",
+        "form",
+        "lang",
+        "name",
+        "firstname",
+        "phone",
+        "company",
+        "email",
+        "flags",
+        "landing_page",
+        "referrer",
+        "utm_source",
+        "utm_medium",
+        "utm_campaign",
+    ]
     assert [r[8] for r in rows[1:]] == ["a@one.test", "c@three.test"]
     assert rows[1][4] == '\'=HYPERLINK("http://x")' and rows[2][7] == "'@Three"
     assert rows[1][6] == "+33 1 23 45 67 89"  # a phone number stays a number
