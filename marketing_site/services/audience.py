@@ -236,18 +236,18 @@ def record(payload: Any, client_ip: str, user_agent: str | None) -> BeaconResult
 GROUPINGS = ("page", "campaign", "source", "language")
 
 
-def _source(table: Any) -> Any:
+def source_of(table: Any) -> Any:
     """A visit's source: its utm_source, else the referring host ("" when direct)."""
     return case((table.utm_source != "", table.utm_source), else_=table.referrer)
 
 
 def _views_key(by: str) -> Any:
     c = PageViewDay
-    return {"page": c.path, "campaign": c.utm_campaign, "source": _source(c), "language": c.lang}[by]
+    return {"page": c.path, "campaign": c.utm_campaign, "source": source_of(c), "language": c.lang}[by]
 
 
 def _leads_key(by: str) -> Any:
-    return {"page": Lead.landing_page, "campaign": Lead.utm_campaign, "source": _source(Lead), "language": Lead.lang}[
+    return {"page": Lead.landing_page, "campaign": Lead.utm_campaign, "source": source_of(Lead), "language": Lead.lang}[
         by
     ]
 
