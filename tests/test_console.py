@@ -360,7 +360,7 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
     page = new_page()
     _login(page, site, "/console", CONSOLE_ADMIN_USER)
     _granted(page)
-    page.locator("#charts summary").click()  # the chart's figures, under the chart
+    page.locator("#charts summary").first.click()  # the chart's figures, under the chart
     table = page.get_by_test_id("console-weekly-table")
     row = table.locator("tbody tr").last
     assert row.locator("th").inner_text() == this_week
@@ -382,15 +382,15 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
     )
     page.reload()
     _granted(page)
-    page.locator("#charts summary").click()
+    page.locator("#charts summary").first.click()
     row = page.get_by_test_id("console-weekly-table").locator("tbody tr").last
     assert table.locator("tbody tr").count() == 26
     assert int(row.locator("td[data-col=subscription_documentation]").inner_text()) == before + 3
     funnel = page.get_by_test_id("console-funnel")
     assert int(funnel.locator("tr[data-step=downloads] td").inner_text()) == downloads_before + 3
     assert funnel.locator("tr[data-step=bookings]").count() == 0  # no booking feature in this build
-    # One of the three was French: only French forms lead to a thank-you page that exists.
-    assert int(funnel.locator("tr[data-step=thank_you] td").inner_text()) == thanked_before + 1
+    # Thank-you views are measured page views (tests/test_browser_audience.py), not leads.
+    assert int(funnel.locator("tr[data-step=thank_you] td").inner_text()) == thanked_before
     # The chart is drawn (bars in the SVG), by recharts on this page only.
     assert page.locator("[data-testid=console-weekly-chart] .recharts-bar-rectangle").count() > 0
 

@@ -236,9 +236,34 @@ def test_chart_counts_leads_per_week_and_document_over_six_months(service):
     assert (weeks[-2]["white_paper"], weeks[-2]["ebook"]) == (1, 0)
     assert weeks[0]["kyc_documentation"] == 1
     assert sum(sum(v for k, v in w.items() if k != "week") for w in weeks) == 4
-    # Funnel: 4 downloads in the window; the English one never reached a thank-you page
-    # (/en/merci does not exist); no bookings table here, so no bookings step.
-    assert funnel == [{"step": "downloads", "value": 4}, {"step": "thank_you", "value": 3}]
+    # Funnel: 4 downloads in the window; no page view measured yet, so no thank-you view; no
+    # bookings table here, so no bookings step.
+    assert funnel == [{"step": "downloads", "value": 4}, {"step": "thank_you", "value": 0}]
+    assert weeks[-1]["leads"] == 2 and weeks[-1]["views"] == 0
+
+
+def test_views_per_week_and_the_funnel_use_the_measured_page_views(service):
+    from marketing_site.services import audience
+    from marketing_site.services.console import chart_and_funnel
+
+    def view(path):
+        return audience.View(path, "fr", "", "", "", "", "", "", "desktop")
+
+    monday = NOW.date() - timedelta(days=2)
+    audience.add_views(
+        {
+            (NOW.date(), view("/remerciement-ebook")): 3,
+            (monday, view("/remerciements-telechargement")): 1,
+            (monday, view("/")): 10,
+            (monday - timedelta(days=1), view("/")): 7,  # Sunday: the week before
+            (monday - timedelta(weeks=26), view("/remerciement-ebook")): 50,  # before the window
+        }
+    )
+    _lead("v1@x.test", form="ebook", at=NOW)
+    weeks, funnel = chart_and_funnel(NOW)
+    assert (weeks[-1]["views"], weeks[-1]["leads"]) == (14, 1)
+    assert (weeks[-2]["views"], weeks[-2]["leads"]) == (7, 0)
+    assert funnel[1] == {"step": "thank_you", "value": 4}
 
 
 def test_funnel_reads_bookings_once_the_table_exists(service):
