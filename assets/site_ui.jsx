@@ -90,7 +90,10 @@ export function SiteHeader({ variant, menuLabel, closeLabel, children }) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   useEffect(() => {
-    const onScroll = () => setScrolled(window.scrollY > 8);
+    // The scrolled bar is 12 px shorter, which moves the page under the reader by as much: one
+    // threshold would flip the style every frame near it (scroll anchoring), so the bar turns
+    // compact past 24 px and back only under 4 px.
+    const onScroll = () => setScrolled((was) => (was ? window.scrollY > 4 : window.scrollY > 24));
     onScroll();
     window.addEventListener("scroll", onScroll, { passive: true });
     return () => window.removeEventListener("scroll", onScroll);
