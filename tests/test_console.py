@@ -125,7 +125,7 @@ def test_anonymous_goes_to_login_and_back_and_an_admin_sees_the_console(new_page
     _login(page, site, "/console", CONSOLE_ADMIN_USER)
     _granted(page)
     assert page.locator("h1").inner_text() == "Console"
-    assert page.locator("#charts .recharts-wrapper").count() == 2
+    assert page.locator("#charts .recharts-wrapper").count() == 3  # leads, views and leads, funnel
     assert page.locator("#mail, #data-subjects").count() == 2
     assert page.locator("meta[name=robots]").get_attribute("content") == "noindex"
     # The English console, same session.
@@ -205,6 +205,7 @@ def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_webso
     template = json.loads(first.removeprefix("40/_event,"))["event"]
     calls = {
         "apply_filters": {"form_data": {"search": marker}},
+        "apply_traffic": {"form_data": {"by": "campaign", "from": "2020-01-01"}},
         "sort_by": {"column": "email"},
         "go_to_page": {"page": 1},
         "refresh_mail": {},
