@@ -50,6 +50,10 @@ def test_views_are_added_to_one_daily_total_per_combination(audience):
     for _ in range(3):
         assert audience.record(beacon(**CAMPAIGN), "10.0.0.1", BROWSER).status == "counted"
     assert audience.record(beacon(device="mobile"), "10.0.0.2", BROWSER).status == "counted"
+    from marketing_site.db.audience import PagePathDay
+
+    (page,) = stored_rows(PagePathDay)  # the per-page sums: one page, one language, one day
+    assert (page.path, page.lang, page.views) == (HOME, "fr", 4)
     rows = sorted(_totals(), key=lambda row: row.views)
     assert [(row.device, row.utm_campaign, row.views) for row in rows] == [
         ("mobile", "", 1),
@@ -159,6 +163,9 @@ def test_purge_deletes_totals_older_than_thirteen_months_with_the_leads(audience
     assert ops.main(["purge"]) == 0
     assert "deleted 1 daily audience total(s)" in capsys.readouterr().out
     assert [(row.day, row.views) for row in _totals()] == [(kept, 7)]
+    from marketing_site.db.audience import PagePathDay
+
+    assert [(row.day, row.views) for row in stored_rows(PagePathDay)] == [(kept, 7)]
 
 
 def test_a_lead_keeps_its_visit_attribution_in_the_row_the_mail_and_the_export(audience):

@@ -55,7 +55,20 @@ def upgrade() -> None:
         sa.Column("views", sa.Integer(), nullable=False),
     )
     op.create_index("uq_page_view_day", "page_view_day", list(DIMENSIONS), unique=True)
-    op.create_index("ix_page_view_day_day_path", "page_view_day", ["day", "path", "views"])
+    op.create_index(
+        "ix_page_view_day_traffic",
+        "page_view_day",
+        ["day", "path", "lang", "utm_campaign", "utm_source", "referrer", "views"],
+    )
+    op.create_table(
+        "page_path_day",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("day", sa.Date(), nullable=False),
+        sa.Column("path", sa.String(length=200), nullable=False),
+        sa.Column("lang", sa.String(length=2), nullable=False),
+        sa.Column("views", sa.Integer(), nullable=False),
+    )
+    op.create_index("uq_page_path_day", "page_path_day", ["day", "path", "lang"], unique=True)
     for table in ("lead", "booking"):
         with op.batch_alter_table(table) as batch:
             for name, length in ATTRIBUTION:
@@ -69,6 +82,8 @@ def downgrade() -> None:
         with op.batch_alter_table(table) as batch:
             for name, _ in reversed(ATTRIBUTION):
                 batch.drop_column(name)
-    op.drop_index("ix_page_view_day_day_path", table_name="page_view_day")
+    op.drop_index("uq_page_path_day", table_name="page_path_day")
+    op.drop_table("page_path_day")
+    op.drop_index("ix_page_view_day_traffic", table_name="page_view_day")
     op.drop_index("uq_page_view_day", table_name="page_view_day")
     op.drop_table("page_view_day")

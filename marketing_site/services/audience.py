@@ -34,7 +34,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from marketing_site import routes
 from marketing_site.db import new_session
-from marketing_site.db.audience import DIMENSIONS, HOST_MAX, UTM_MAX, PageViewDay
+from marketing_site.db.audience import DIMENSIONS, HOST_MAX, UTM_MAX, PagePathDay, PageViewDay
 from marketing_site.db.leads import ATTRIBUTION, Lead
 from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
 from marketing_site.settings import get_settings
@@ -188,18 +188,26 @@ class ViewBuffer:
 
 
 def add_views(counts: Mapping[tuple[date, View], int]) -> None:
-    """Add views to the daily totals: insert a combination's row or add to its count."""
+    """Add views to the daily totals (and to the per-page sums), in one transaction: insert a
+    combination's row or add to its count."""
     rows = [{"day": day, **dataclasses.asdict(view), "views": n} for (day, view), n in counts.items()]
+    per_page: Counter[tuple[date, str, str]] = Counter()
+    for (day, view), n in counts.items():
+        per_page[(day, view.path, view.lang)] += n
+    page_rows = [{"day": day, "path": path, "lang": lang, "views": n} for (day, path, lang), n in per_page.items()]
     with new_session() as session, session.begin():
         dialect = session.get_bind().dialect.name
         insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        for start in range(0, len(rows), 500):
-            statement = insert(PageViewDay).values(rows[start : start + 500])
-            statement = statement.on_conflict_do_update(
-                index_elements=list(DIMENSIONS),
-                set_={"views": PageViewDay.views + statement.excluded.views},
-            )
-            session.execute(statement)
+        for table, keys, batch in (
+            (PageViewDay, list(DIMENSIONS), rows),
+            (PagePathDay, ["day", "path", "lang"], page_rows),
+        ):
+            for start in range(0, len(batch), 500):
+                statement = insert(table).values(batch[start : start + 500])
+                statement = statement.on_conflict_do_update(
+                    index_elements=keys, set_={"views": table.views + statement.excluded.views}
+                )
+                session.execute(statement)
 
 
 BUFFER = ViewBuffer()
@@ -241,9 +249,13 @@ def source_of(table: Any) -> Any:
     return case((table.utm_source != "", table.utm_source), else_=table.referrer)
 
 
-def _views_key(by: str) -> Any:
-    c = PageViewDay
-    return {"page": c.path, "campaign": c.utm_campaign, "source": source_of(c), "language": c.lang}[by]
+def _views_key(by: str) -> tuple[Any, Any]:
+    # Per page or language, the per-page sums hold the same figures in far fewer rows.
+    if by == "page":
+        return PagePathDay, PagePathDay.path
+    if by == "language":
+        return PagePathDay, PagePathDay.lang
+    return PageViewDay, PageViewDay.utm_campaign if by == "campaign" else source_of(PageViewDay)
 
 
 def _leads_key(by: str) -> Any:
@@ -276,12 +288,12 @@ def traffic(by: str, first: date, last: date) -> list[TrafficRow]:
     if by not in GROUPINGS:
         raise ValueError(f"by must be one of {', '.join(GROUPINGS)}")
     start, end = _period(first, last)
-    views_key, leads_key = _views_key(by), _leads_key(by)
+    (table, views_key), leads_key = _views_key(by), _leads_key(by)
     with new_session() as session:
         views = dict(
             session.execute(
-                select(views_key, func.sum(PageViewDay.views))
-                .where(PageViewDay.day >= first, PageViewDay.day <= last)
+                select(views_key, func.sum(table.views))
+                .where(table.day >= first, table.day <= last)
                 .group_by(views_key)
             ).all()
         )
@@ -300,8 +312,8 @@ def traffic(by: str, first: date, last: date) -> list[TrafficRow]:
 def views_per_day(first: date, paths: frozenset[str] | None = None) -> dict[date, int]:
     """Views per UTC day since `first` (of `paths` only, when given)."""
     with new_session() as session:
-        statement = select(PageViewDay.day, func.sum(PageViewDay.views)).where(PageViewDay.day >= first)
+        statement = select(PagePathDay.day, func.sum(PagePathDay.views)).where(PagePathDay.day >= first)
         if paths is not None:
-            statement = statement.where(PageViewDay.path.in_(sorted(paths)))  # type: ignore[attr-defined]
-        rows = session.execute(statement.group_by(PageViewDay.day)).all()
+            statement = statement.where(PagePathDay.path.in_(sorted(paths)))  # type: ignore[attr-defined]
+        rows = session.execute(statement.group_by(PagePathDay.day)).all()
     return {value if isinstance(value, date) else date.fromisoformat(str(value)[:10]): int(n) for value, n in rows}
