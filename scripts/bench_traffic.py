@@ -214,6 +214,7 @@ def _burst(count: int) -> tuple[float, int, int]:
         return elapsed
 
     elapsed = asyncio.run(run())
+    time.sleep(3)  # a flush the timer started may still be writing
     audience.BUFFER.flush()
     with new_session() as session:
         rows, views = session.execute(
