@@ -64,6 +64,9 @@ _EMPTY_MEANS_DEFAULT = frozenset(
         "booking_buffer_minutes",
         "booking_busy_cache_seconds",
         "booking_rate_limit_per_ip",
+        "audience_rate_limit_per_minute",
+        "audience_flush_seconds",
+        "audience_retention_months",
     }
 )
 
@@ -170,6 +173,14 @@ class Settings(BaseSettings):
     booking_video_url: str = "https://meet.nereo-wealth.fr/demo-30-min"
     booking_organizer_email: str = "demo@nereo-wealth.fr"
     booking_rate_limit_per_ip: Count = 10
+    # First-party audience measurement (services.audience). A reader opens a page every few
+    # seconds at most; an office behind one address is many readers: 120 beacons a minute lets
+    # them through and stops a loop from filling the tables. A worker gathers views for
+    # AUDIENCE_FLUSH_SECONDS before writing them (0: each view at once). The CNIL's exemption
+    # for audience measurement keeps figures 13 months at most.
+    audience_rate_limit_per_minute: Count = 120
+    audience_flush_seconds: float = 10
+    audience_retention_months: Count = 13
 
     # --- parsing and checks ------------------------------------------------------------
 
@@ -215,13 +226,15 @@ class Settings(BaseSettings):
                 raise ValueError(f"must be a country code of the holidays library (e.g. FR) or empty, not {value!r}")
         return value
 
-    @field_validator("lead_min_fill_seconds", "outbox_retry_base_seconds", "outbox_poll_seconds")
+    @field_validator(
+        "lead_min_fill_seconds", "outbox_retry_base_seconds", "outbox_poll_seconds", "audience_flush_seconds"
+    )
     @classmethod
     def _seconds(cls, value: float, info: ValidationInfo) -> float:
         # float() accepts nan and inf: neither is a delay.
         if not math.isfinite(value) or value < 0:
             raise ValueError(f"must be a finite number of seconds, 0 or more, not {value!r}")
-        if value == 0 and info.field_name != "lead_min_fill_seconds":
+        if value == 0 and info.field_name not in ("lead_min_fill_seconds", "audience_flush_seconds"):
             raise ValueError("must be more than 0 seconds")
         return value
 

@@ -410,6 +410,10 @@ def test_privacy_cookie_table_lists_exactly_what_the_site_sets(new_page, site, p
     _button(visit, "fr", "accept_all").click()
     visit.banner.wait_for(state="detached")
     snapshot()
+    # The audience measurement's opt-out writes its key (and only then).
+    page.get_by_test_id("audience-opt-out").get_by_role("button").click()
+    page.wait_for_function("() => document.querySelector('.audience-opt-out').dataset.state === 'opt-out'")
+    snapshot()
     page.get_by_test_id("nav-login").click()
     provider_login(page, TRIAL_USER)
     page.wait_for_url(site + quote(routes.PRIVACY.fr, safe="/"))
