@@ -31,6 +31,7 @@ from marketing_site.db.auth import AuthSession
 from marketing_site.db.console import ConsoleAudit
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services import sessions
+from marketing_site.services.health import health_report
 from marketing_site.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -50,14 +51,12 @@ class Operator:
 
 def access_of(cookie_header: str | None) -> tuple[Access, Operator | None]:
     """Anonymous (no live session), forbidden (no console role) or granted, with the operator."""
-    from marketing_site.state.auth import roles_of
-
     record = sessions.load_session(sessions.read_cookies(cookie_header or "").get(sessions.SESSION_COOKIE))
     if record is None:
         return "anonymous", None
     settings = get_settings()
     claims = sessions.user_of(record)
-    if settings.console_role not in roles_of(claims, settings.oidc_roles_claim):
+    if settings.console_role not in sessions.roles_of(claims, settings.oidc_roles_claim):
         return "forbidden", None
     return "granted", Operator(sub=record.sub, email=str(claims.get("email") or ""))
 
@@ -352,8 +351,6 @@ def bookings_since(since: datetime) -> int | None:
 
 def mail_overview(limit: int = 50) -> tuple[dict[str, Any], list[dict[str, str]]]:
     """The health report (same function as GET /api/v1/health) and the latest failed mail."""
-    from marketing_site.api.health import health_report
-
     with new_session() as session:
         failed = session.scalars(
             select(OutboxMessage).where(OutboxMessage.status == "failed").order_by(OutboxMessage.id.desc()).limit(limit)  # type: ignore[union-attr]

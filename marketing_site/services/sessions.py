@@ -215,6 +215,16 @@ def user_of(record: AuthSession) -> dict[str, Any]:
     return json.loads(record.user_json)
 
 
+def roles_of(claims: dict[str, Any], claim: str) -> list[str]:
+    """The roles in a user's claims (`claim` holds one name or a list of names)."""
+    value = claims.get(claim)
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [role for role in value if isinstance(role, str)]
+    return []
+
+
 def tokens_of(record: AuthSession) -> Tokens | None:
     id_token, access_token = unseal(record.id_token), unseal(record.access_token)
     if id_token is None or access_token is None:  # SESSION_SECRET changed: the session is void
