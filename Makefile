@@ -105,10 +105,16 @@ audit: install
 	$(UV) export --frozen --all-groups --no-emit-project --no-hashes --quiet --output-file $(VENV)/audit-requirements.txt
 	$(BIN)/pip-audit --requirement $(VENV)/audit-requirements.txt --no-deps --disable-pip --progress-spinner off
 
-# The gate before the tests: formatting and lint on the whole tree.
+# The gate before the tests: formatting and lint on the whole tree, every imported package
+# declared (deptry), types of the layers below the pages (mypy, files in pyproject.toml), and
+# models and migrations in agreement (alembic check on a scratch database migrated to head).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/deptry .
+	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
+		DATABASE_URL=sqlite:///$$scratch/check.db $(BIN)/alembic upgrade head && \
+		DATABASE_URL=sqlite:///$$scratch/check.db $(BIN)/alembic check
 
 # Not part of `make test`: bounded load and fault runs on loopback (see scripts/).
 load: migrate

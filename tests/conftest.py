@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -118,8 +118,8 @@ def site_server(workdir, smtp, auth_services) -> Iterator[SiteServer]:
             check=True,
         )
     try:
-        httpx.get(f"http://127.0.0.1:{port}/ping", timeout=1)
-    except httpx.HTTPError:
+        httpx2.get(f"http://127.0.0.1:{port}/ping", timeout=1)
+    except httpx2.HTTPError:
         pass
     else:
         pytest.fail(f"port {port} is already serving: stop that server, the tests must start their own")

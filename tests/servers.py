@@ -25,7 +25,7 @@ from email.message import Message
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
+import httpx2
 from aiosmtpd.controller import Controller
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -209,9 +209,9 @@ class SiteServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the site exited with {self.proc.returncode}; see {log.name}")
             try:
-                if httpx.get(self.url + "/ping", timeout=2).status_code == 200:
+                if httpx2.get(self.url + "/ping", timeout=2).status_code == 200:
                     return self
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 pass
             time.sleep(0.3)
         raise RuntimeError("the site did not come up")

@@ -7,7 +7,7 @@ requests would otherwise use up the per-IP budget of the session's site).
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -35,7 +35,7 @@ def schema_site(workdir):
 
 
 def test_the_served_schema_is_the_one_tested(schema_site):
-    assert httpx.get(schema_site.url + "/api/v1/openapi.json").json() == OPENAPI
+    assert httpx2.get(schema_site.url + "/api/v1/openapi.json").json() == OPENAPI
 
 
 @schema.parametrize()

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, available_timezones
 
 import holidays
-import httpx
+import httpx2
 import recurring_ical_events
 from icalendar import Calendar, Event, Timezone, vCalAddress, vText
 from sqlalchemy import update
@@ -216,7 +216,7 @@ class _BusyFeed:
             if url == self.url and time.monotonic() < self.fresh_until:
                 return self.periods
             try:
-                response = httpx.get(url, timeout=BUSY_FEED_TIMEOUT_SECONDS, follow_redirects=True)
+                response = httpx2.get(url, timeout=BUSY_FEED_TIMEOUT_SECONDS, follow_redirects=True)
                 response.raise_for_status()
                 # The offer's span (and a day either side); the cache lasts far less than a day.
                 periods = parse_busy(
