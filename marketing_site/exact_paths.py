@@ -1,6 +1,6 @@
 """Serving every page at its exact path, accented paths included; 404 for everything else.
 
-Reflex gets four things wrong for this site, and this module is the one place that fixes them:
+Reflex gets five things wrong for this site, and this module is the one place that fixes them:
 
 1. Its route check accepts only ASCII route parts, while the spec has accented paths
    (`/portail-client-privée`). `install` widens the check to Unicode letters;
@@ -22,6 +22,8 @@ Reflex gets four things wrong for this site, and this module is the one place th
    paint (~2 s on Lighthouse's mobile profile) of a page that needs no script to show.
    `post_build` removes them: the page's own module script (async, at the end of the body)
    still loads the bundle and hydrates, just after the first paint.
+5. Its production server (Granian) stops the whole site when one worker dies.
+   `respawn_failed_workers` (called from rxconfig.py) has Granian start a new one instead.
 
 The manifest also lists the SHA-256 hashes of each page's inline scripts: `ExactPathSite`
 sends every page with a Content-Security-Policy that allows exactly those (see `security`).
@@ -106,6 +108,32 @@ def install() -> None:
 
     react_router_config.prerenders_not_found = True  # type: ignore[attr-defined]
     frontend_skeleton._update_react_router_config = react_router_config
+
+
+def respawn_failed_workers() -> None:
+    """Have Granian start a new worker when one dies (idempotent).
+
+    Reflex builds its Granian server without `respawn_failed_workers`, so one killed worker
+    (an out-of-memory kill) used to stop the whole site. `reflex run` constructs
+    `granian.server.Server` when it starts the backend, after loading rxconfig.py, which calls
+    this: the class it finds then respawns failed workers while the others keep answering.
+    Granian itself still exits on a crash loop (a worker dying within 5.5 s of its respawn):
+    the process supervisor (deploy/README.md, systemd) restarts the whole site then.
+    """
+    import granian.server
+
+    base = granian.server.Server
+    if getattr(base, "respawns_failed_workers", False):
+        return
+
+    class RespawningServer(base):  # type: ignore[misc,valid-type]  # base is chosen at import (GIL build or not)
+        respawns_failed_workers = True
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("respawn_failed_workers", True)
+            super().__init__(*args, **kwargs)
+
+    granian.server.Server = RespawningServer  # type: ignore[misc]  # the name reflex.utils.exec imports
 
 
 def reflex_route(path: str) -> str:
