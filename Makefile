@@ -14,7 +14,7 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test bench build install chromium nginx fonts documents migrate clean audit load faults lint
+.PHONY: run dev test bench build install chromium nginx fonts documents migrate clean audit load faults lint release
 # Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
 WORKERS ?= 1
 
@@ -100,6 +100,14 @@ test: migrate chromium nginx fonts
 		TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $(ENGINE_TESTS); \
 	fi
 
+# One archive under dist/ for servers: ./install (runtime group of the lock only), ./migrate and
+# ./serve (the prebuilt site, WORKERS honoured), see deploy/README.md. SITE_URL is the public
+# address the pages are built for: `make release SITE_URL=https://www.nereo-wealth.fr`.
+release: install
+	@test -n "$(SITE_URL)" || { echo "make release SITE_URL=https://… (the pages are built for it)"; exit 2; }
+	$(MAKE) --no-print-directory build SITE_URL=$(SITE_URL)
+	$(BIN)/python scripts/release.py --out dist
+
 # Known vulnerabilities in the locked packages (PyPI's advisory data).
 audit: install
 	$(UV) export --frozen --all-groups --no-emit-project --no-hashes --quiet --output-file $(VENV)/audit-requirements.txt
@@ -132,4 +140,4 @@ bench: migrate chromium $(TOOLS)/node_modules/.bin/lighthouse
 	PORT=$(PORT) $(BIN)/python scripts/bench_lighthouse.py
 
 clean:
-	rm -rf .web .states var test-artifacts
+	rm -rf .web .states var test-artifacts dist
