@@ -71,7 +71,7 @@ run: migrate
 
 # Hot reload while editing (Vite on 3000, backend on 8000).
 dev: migrate
-	$(BIN)/reflex run
+	LOG_FORMAT=$${LOG_FORMAT:-text} $(BIN)/reflex run
 
 # The test build points ANALYTICS_SCRIPT_URL at a loopback path of the test site that only the
 # consent tests answer (with Playwright's request interception): any other request to it is a 404.

@@ -44,7 +44,7 @@ from urllib.parse import quote, unquote_to_bytes
 
 from reflex_base.plugins import Plugin
 
-from marketing_site import routes
+from marketing_site import logs, routes
 
 MANIFEST_NAME = "exact-paths.json"
 # Paths no page matches, prerendered through the catch-all routes: the body of every 404,
@@ -111,7 +111,7 @@ def install() -> None:
 
 
 def respawn_failed_workers() -> None:
-    """Have Granian start a new worker when one dies (idempotent).
+    """Have Granian start a new worker when one dies, and log through the root logger (idempotent).
 
     Reflex builds its Granian server without `respawn_failed_workers`, so one killed worker
     (an out-of-memory kill) used to stop the whole site. `reflex run` constructs
@@ -131,6 +131,8 @@ def respawn_failed_workers() -> None:
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             kwargs.setdefault("respawn_failed_workers", True)
+            # Reflex passes None outside its own JSON mode: Granian's plain lines on stdout.
+            kwargs["log_dictconfig"] = kwargs.get("log_dictconfig") or logs.granian_log_config()
             super().__init__(*args, **kwargs)
 
     granian.server.Server = RespawningServer  # type: ignore[misc]  # the name reflex.utils.exec imports
