@@ -135,7 +135,7 @@ def respawn_failed_workers() -> None:
             kwargs["log_dictconfig"] = kwargs.get("log_dictconfig") or logs.granian_log_config()
             super().__init__(*args, **kwargs)
 
-    granian.server.Server = RespawningServer  # type: ignore[misc]  # the name reflex.utils.exec imports
+    granian.server.Server = RespawningServer  # the name reflex.utils.exec imports
 
 
 def reflex_route(path: str) -> str:
@@ -310,8 +310,10 @@ class ExactPathSite:
         relative = path.lstrip("/")
         if not relative or relative.endswith(".html") or "\x00" in relative:
             return False
-        full = (self._static_dir / relative).resolve()
-        return full.is_file() and full.is_relative_to(self._static_dir)
+        static_dir = self._static_dir
+        assert static_dir is not None  # set by _load, before any file is served
+        full = (static_dir / relative).resolve()
+        return full.is_file() and full.is_relative_to(static_dir)
 
     async def _serve(self, path: str, scope: Scope, receive: Receive, send: Send) -> None:
         status, target = self.resolve(path)
@@ -320,6 +322,7 @@ class ExactPathSite:
             location = quote(target, safe="/") + (f"?{query}" if query else "")
             await _send_redirect(send, location)
             return
+        assert self._static_dir is not None  # set by _load, before any file is served
         full = self._static_dir / target
         response = self._files.file_response(full, os.stat(full), scope, status_code=status)
         is_asset = path.startswith(IMMUTABLE_PREFIX)

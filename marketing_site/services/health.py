@@ -40,8 +40,8 @@ def check_database() -> tuple[str, dict]:
     except Exception as error:  # noqa: BLE001 (any failure means "down")
         log.error("health: database check failed: %s", type(error).__name__)
         return "error", {}
-    oldest = _aware(oldest)
-    waiting = int((utcnow() - oldest).total_seconds()) if oldest else 0
+    oldest_at = _aware(oldest)
+    waiting = int((utcnow() - oldest_at).total_seconds()) if oldest_at else 0
     outbox = {
         "pending": counts.get("pending", 0) + counts.get("sending", 0),
         "failed": counts.get("failed", 0),
