@@ -120,6 +120,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/deptry .
+	$(BIN)/mypy
 	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
 		DATABASE_URL=sqlite:///$$scratch/check.db $(BIN)/alembic upgrade head && \
 		DATABASE_URL=sqlite:///$$scratch/check.db $(BIN)/alembic check

@@ -37,12 +37,12 @@ import recurring_ical_events
 from icalendar import Calendar, Event, Timezone, vCalAddress, vText
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import select
+from sqlmodel import col, select
 
 from marketing_site import routes
 from marketing_site.content.demo import CONSULTANT
 from marketing_site.content.words import words
-from marketing_site.db import new_session
+from marketing_site.db import new_session, rows_changed
 from marketing_site.db.booking import CANCELLED, CONFIRMED, Booking
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services import leads, mail
@@ -74,7 +74,8 @@ def parse_slot_id(value: Any) -> datetime | None:
     if match is None:
         return None
     try:
-        return datetime(*map(int, match.groups()), tzinfo=UTC)  # type: ignore[misc]
+        year, month, day, hour, minute = map(int, match.groups())
+        return datetime(year, month, day, hour, minute, tzinfo=UTC)
     except ValueError:
         return None
 
@@ -408,7 +409,12 @@ def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]
         visitor_body = text["visitor_body"].format(slot=visitor_slot, cancel=cancel_url(booking), **fields)
         sales_subject = words("fr", "booking_sales.subject").format(slot=sales_slot, **fields)
         sales_body = words("fr", "booking_sales.body").format(slot=sales_slot, visitor_slot=visitor_slot, **fields)
-    common = {"lead_id": lead.id, "mail_from": settings.mail_from, "calendar_ics": ics, "next_attempt_at": utcnow()}
+    common: dict[str, Any] = {
+        "lead_id": lead.id,
+        "mail_from": settings.mail_from,
+        "calendar_ics": ics,
+        "next_attempt_at": utcnow(),
+    }
     return [
         OutboxMessage(
             message_id=mail.make_message_id(f"booking-{booking.id}-{kind}-visitor"),
@@ -497,13 +503,14 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
 def _booking_of_lead_key(key: str) -> Booking | None:
     with new_session() as session:
         return session.exec(
-            select(Booking).join(Lead, Lead.id == Booking.lead_id).where(Lead.idempotency_key == key)
+            select(Booking).join(Lead, col(Lead.id) == col(Booking.lead_id)).where(col(Lead.idempotency_key) == key)
         ).first()
 
 
 def _store(contact: dict[str, str], lang: str, zone_name: str, start: datetime, key: str, flags: str) -> int:
     with new_session() as session, session.begin():
-        lead = Lead(form=LEAD_FORM, lang=lang, idempotency_key=key, flags=flags, **contact)
+        fields: dict[str, Any] = dict(contact)
+        lead = Lead(form=LEAD_FORM, lang=lang, idempotency_key=key, flags=flags, **fields)
         session.add(lead)
         session.flush()
         booking = Booking(
@@ -547,12 +554,14 @@ def cancel(token: str) -> CancelResult:
         return CancelResult(problem)
     with new_session() as session, session.begin():
         # A conditional update: of two clicks at once, exactly one cancels (and mails).
-        changed = session.execute(
-            update(Booking)
-            .where(Booking.id == booking_id)
-            .where(Booking.status == CONFIRMED)
-            .values(status=CANCELLED, cancelled_at=utcnow())
-        ).rowcount
+        changed = rows_changed(
+            session.execute(
+                update(Booking)
+                .where(col(Booking.id) == booking_id)
+                .where(col(Booking.status) == CONFIRMED)
+                .values(status=CANCELLED, cancelled_at=utcnow())
+            )
+        )
         booking = session.get(Booking, booking_id, populate_existing=True)
         if booking is None:
             return CancelResult("invalid")
@@ -571,9 +580,9 @@ def upcoming(now: datetime | None = None) -> list[tuple[Booking, Lead]]:
     with new_session() as session:
         rows = session.exec(
             select(Booking, Lead)
-            .join(Lead, Lead.id == Booking.lead_id)
+            .join(Lead, col(Lead.id) == col(Booking.lead_id))
             .where(Booking.status == CONFIRMED)
             .where(Booking.ends_at > (now or utcnow()))
-            .order_by(Booking.starts_at)
+            .order_by(col(Booking.starts_at))
         ).all()
     return [(booking, lead) for booking, lead in rows]

@@ -23,10 +23,11 @@ from typing import Any, Literal
 
 from sqlalchemy import MetaData, Table, delete, exists, func, inspect, or_, select
 from sqlalchemy.orm import Session
+from sqlmodel import col
 
 from marketing_site import ops, routes
 from marketing_site.content.lead_forms import FORMS
-from marketing_site.db import new_session
+from marketing_site.db import new_session, rows_changed
 from marketing_site.db.auth import AuthSession
 from marketing_site.db.console import ConsoleAudit
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
@@ -176,9 +177,9 @@ def _mail_statuses(session: Session, lead_ids: list[int]) -> dict[int, str]:
     """The latest outbox status of each lead of one page (one query for the page's ids)."""
     statuses: dict[int, str] = {}
     rows = session.execute(
-        select(OutboxMessage.lead_id, OutboxMessage.status)
-        .where(OutboxMessage.lead_id.in_(lead_ids))  # type: ignore[attr-defined]
-        .order_by(OutboxMessage.id)
+        select(col(OutboxMessage.lead_id), col(OutboxMessage.status))
+        .where(col(OutboxMessage.lead_id).in_(lead_ids))
+        .order_by(col(OutboxMessage.id))
     )
     for lead_id, status in rows:
         statuses[lead_id] = status  # the latest wins
@@ -207,11 +208,11 @@ def _conditions(f: LeadFilter) -> list:
         end = datetime.fromisoformat(f.date_to).replace(tzinfo=UTC) + timedelta(days=1)
         conditions.append(Lead.created_at < end)
     if f.mail_status == "none":
-        conditions.append(~exists().where(OutboxMessage.lead_id == Lead.id))
+        conditions.append(~exists().where(col(OutboxMessage.lead_id) == col(Lead.id)))
     elif f.mail_status:
         # IN over the outbox's status index: a few thousand failed mails, not a probe per lead.
-        with_status = select(OutboxMessage.lead_id).where(OutboxMessage.status == f.mail_status)
-        conditions.append(Lead.id.in_(with_status))  # type: ignore[union-attr]
+        with_status = select(col(OutboxMessage.lead_id)).where(col(OutboxMessage.status) == f.mail_status)
+        conditions.append(col(Lead.id).in_(with_status))
     # Lead.flags lists the anti-bot signals of a lead (services.leads); empty means not flagged.
     if f.flagged == "yes":
         conditions.append(Lead.flags != "")
@@ -222,7 +223,7 @@ def _conditions(f: LeadFilter) -> list:
 
 def _ordered(statement, f: LeadFilter):
     column = SORTS[f.sort]
-    tie = Lead.id.desc() if f.descending else Lead.id.asc()  # type: ignore[union-attr]
+    tie = col(Lead.id).desc() if f.descending else col(Lead.id).asc()
     return statement.order_by(column.desc() if f.descending else column.asc(), tie)
 
 
@@ -292,14 +293,14 @@ def _weekly_counts(start: datetime) -> list[tuple[date, str, str, int]]:
     """(Monday, form, language, leads) since `start`: one pass over the (created_at, form,
     lang) index, shared by the chart and the funnel."""
     with new_session() as session:
-        moment = Lead.created_at
+        moment: Any = col(Lead.created_at)
         if session.get_bind().dialect.name == "postgresql":
             moment = func.timezone("UTC", moment)  # weeks in UTC, whatever the server's TimeZone
         day = func.date(moment)
         rows = session.execute(
-            select(day, Lead.form, Lead.lang, func.count())
-            .where(Lead.created_at >= start)
-            .group_by(day, Lead.form, Lead.lang)
+            select(day, col(Lead.form), col(Lead.lang), func.count())
+            .where(col(Lead.created_at) >= start)
+            .group_by(day, col(Lead.form), col(Lead.lang))
         ).all()
     return [
         (_monday(value if isinstance(value, date) else date.fromisoformat(str(value)[:10])), form, lang, count)
@@ -319,7 +320,7 @@ def chart_and_funnel(now: datetime | None = None) -> tuple[list[dict[str, Any]],
     the funnel over the same weeks: downloads -> thank-you page -> demo bookings."""
     start = chart_start(now)
     weeks = [start.date() + timedelta(weeks=i) for i in range(CHART_WEEKS)]
-    table = {week: {"week": week.isoformat(), **dict.fromkeys(FORMS, 0)} for week in weeks}
+    table: dict[date, dict[str, Any]] = {week: {"week": week.isoformat(), **dict.fromkeys(FORMS, 0)} for week in weeks}
     thank_you = _thank_you_pairs()
     downloads = thanked = 0
     for week, form, lang, count in _weekly_counts(start):
@@ -353,7 +354,10 @@ def mail_overview(limit: int = 50) -> tuple[dict[str, Any], list[dict[str, str]]
     """The health report (same function as GET /api/v1/health) and the latest failed mail."""
     with new_session() as session:
         failed = session.scalars(
-            select(OutboxMessage).where(OutboxMessage.status == "failed").order_by(OutboxMessage.id.desc()).limit(limit)  # type: ignore[union-attr]
+            select(OutboxMessage)
+            .where(col(OutboxMessage.status) == "failed")
+            .order_by(col(OutboxMessage.id).desc())
+            .limit(limit)
         ).all()
         rows = [
             {
@@ -404,7 +408,7 @@ def _record(model: Any, exclude: tuple[str, ...] = ()) -> dict[str, Any]:
 
 
 def _leads_of(email: str):
-    return select(Lead.id).where(func.lower(Lead.email) == email)
+    return select(col(Lead.id)).where(func.lower(col(Lead.email)) == email)
 
 
 def _find_leads(session: Session, email: str) -> list[dict[str, Any]]:
@@ -412,11 +416,11 @@ def _find_leads(session: Session, email: str) -> list[dict[str, Any]]:
 
 
 def _erase_leads(session: Session, email: str) -> int:
-    return session.execute(delete(Lead).where(func.lower(Lead.email) == email)).rowcount
+    return rows_changed(session.execute(delete(Lead).where(func.lower(Lead.email) == email)))
 
 
 def _outbox_condition(email: str):
-    return or_(OutboxMessage.lead_id.in_(_leads_of(email)), func.lower(OutboxMessage.reply_to) == email)  # type: ignore[attr-defined]
+    return or_(col(OutboxMessage.lead_id).in_(_leads_of(email)), func.lower(OutboxMessage.reply_to) == email)
 
 
 def _find_outbox(session: Session, email: str) -> list[dict[str, Any]]:
@@ -424,7 +428,7 @@ def _find_outbox(session: Session, email: str) -> list[dict[str, Any]]:
 
 
 def _erase_outbox(session: Session, email: str) -> int:
-    return session.execute(delete(OutboxMessage).where(_outbox_condition(email))).rowcount
+    return rows_changed(session.execute(delete(OutboxMessage).where(_outbox_condition(email))))
 
 
 def _sessions_of(session: Session, email: str) -> Iterator[AuthSession]:
@@ -447,7 +451,7 @@ def _erase_sessions(session: Session, email: str) -> int:
     hashes = [r.id_hash for r in _sessions_of(session, email)]
     if not hashes:
         return 0
-    return session.execute(delete(AuthSession).where(AuthSession.id_hash.in_(hashes))).rowcount  # type: ignore[attr-defined]
+    return rows_changed(session.execute(delete(AuthSession).where(col(AuthSession.id_hash).in_(hashes))))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -507,9 +511,7 @@ def audit_export(operator: Operator, f: LeadFilter, count: int) -> None:
 
 def audit_entries(limit: int = 50) -> list[dict[str, str]]:
     with new_session() as session:
-        entries = session.scalars(
-            select(ConsoleAudit).order_by(ConsoleAudit.id.desc()).limit(limit)  # type: ignore[union-attr]
-        ).all()
+        entries = session.scalars(select(ConsoleAudit).order_by(col(ConsoleAudit.id).desc()).limit(limit)).all()
         return [
             {
                 "id": str(e.id),

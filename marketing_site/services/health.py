@@ -12,7 +12,7 @@ import logging
 from datetime import UTC, datetime
 
 from sqlalchemy import func, text
-from sqlmodel import select
+from sqlmodel import col, select
 
 from marketing_site.db import new_session
 from marketing_site.db.leads import OutboxMessage, utcnow
@@ -33,9 +33,7 @@ def check_database() -> tuple[str, dict]:
             session.exec(select(text("1"))).one()
             counts = dict(session.exec(select(OutboxMessage.status, func.count()).group_by(OutboxMessage.status)).all())
             oldest = session.exec(
-                select(func.min(OutboxMessage.created_at)).where(
-                    OutboxMessage.status.in_(("pending", "sending"))  # type: ignore[attr-defined]
-                )
+                select(func.min(OutboxMessage.created_at)).where(col(OutboxMessage.status).in_(("pending", "sending")))
             ).one()
     except Exception as error:  # noqa: BLE001 (any failure means "down")
         log.error("health: database check failed: %s", type(error).__name__)

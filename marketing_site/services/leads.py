@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Annotated, Any
 
 import idna
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
@@ -98,7 +98,7 @@ def _contact(description: str | None = None, **schema: str) -> Any:
         min_length=1,
         max_length=MAX_FIELD_LENGTH,
         description=description,
-        json_schema_extra=schema or None,
+        json_schema_extra=dict[str, JsonValue](schema) or None,
     )
 
 
@@ -139,7 +139,7 @@ class ContactFields(BaseModel):
     @classmethod
     def _matches_rule(cls, value: str, info: ValidationInfo) -> str:
         """The field's pattern, matched whole; the value cleaned: stripped, tabs as spaces, NFC."""
-        pattern = _COMPILED.get(info.field_name)
+        pattern = _COMPILED.get(info.field_name or "")
         if pattern is None:  # a field of a subclass (LeadInput's form, lang)
             return value
         if not pattern.fullmatch(value):
@@ -248,7 +248,7 @@ def validate_contact(values: Mapping[str, Any], lang: str = "fr") -> ContactChec
         cleaned = ContactFields.model_validate(values).model_dump()
     except ValidationError as refused:
         return ContactCheck(
-            values={}, errors={error["loc"][0]: messages[_message_key(error)] for error in refused.errors()}
+            values={}, errors={str(error["loc"][0]): messages[_message_key(error)] for error in refused.errors()}
         )
     errors: dict[str, str] = {}
     email_ascii = ""
@@ -324,7 +324,12 @@ def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, st
         return None, errors
     return (
         LeadInput.model_construct(
-            form=form or "", lang=lang, email_ascii=contact.email_ascii, flags=tuple(flags), **contact.values
+            None,  # every field is set
+            form=form or "",
+            lang=lang,
+            email_ascii=contact.email_ascii,
+            flags=tuple(flags),
+            **contact.values,
         ),
         {},
     )
@@ -407,6 +412,7 @@ def _store(lead: LeadInput, key: str) -> int:
         )
         session.add(row)
         session.flush()
+        assert row.id is not None  # the flush gave the row its id
         session.add(
             OutboxMessage(
                 lead_id=row.id,
@@ -419,4 +425,4 @@ def _store(lead: LeadInput, key: str) -> int:
                 next_attempt_at=utcnow(),
             )
         )
-        return row.id  # type: ignore[return-value]
+        return row.id

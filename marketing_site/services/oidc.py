@@ -232,14 +232,19 @@ class RelyingParty:
         raw = token.get("id_token")
         if not isinstance(raw, str):
             raise LoginFailed("the token response has no id_token")
-        options = {"issuer": self.issuer, "client_id": self.client_id, "nonce": nonce, "max_age": max_age}
+
+        def validate(jwks: dict[str, Any]) -> dict[str, Any]:
+            return id_tokens.validate(
+                raw, jwks=jwks, issuer=self.issuer, client_id=self.client_id, nonce=nonce, max_age=max_age
+            )
+
         try:
-            return id_tokens.validate(raw, jwks=await self.jwks(), **options)
+            return validate(await self.jwks())
         except id_tokens.IdTokenError as error:
             if error.reason != "key":
                 raise LoginFailed(str(error)) from error
         try:  # the provider may have rotated its keys: fetch them once more
-            return id_tokens.validate(raw, jwks=await self.jwks(refresh=True), **options)
+            return validate(await self.jwks(refresh=True))
         except id_tokens.IdTokenError as error:
             raise LoginFailed(str(error)) from error
 

@@ -12,7 +12,7 @@ import dataclasses
 from datetime import datetime
 
 from sqlalchemy import delete, func
-from sqlmodel import select
+from sqlmodel import col, select
 
 from marketing_site.db import new_session
 from marketing_site.db.booking import Booking
@@ -48,16 +48,16 @@ def purge_leads(months: int, now: datetime | None = None, dry_run: bool = False)
         prospects = session.exec(select(func.count()).select_from(stale.subquery())).one()
         leads = session.exec(select(func.count()).select_from(lead_ids.subquery())).one()
         mails = session.exec(
-            select(func.count()).select_from(OutboxMessage).where(OutboxMessage.lead_id.in_(lead_ids))  # type: ignore[attr-defined]
+            select(func.count()).select_from(OutboxMessage).where(col(OutboxMessage.lead_id).in_(lead_ids))
         ).one()
         bookings = session.exec(
-            select(func.count()).select_from(Booking).where(Booking.lead_id.in_(lead_ids))  # type: ignore[attr-defined]
+            select(func.count()).select_from(Booking).where(col(Booking.lead_id).in_(lead_ids))
         ).one()
         if not dry_run:
             ids = list(session.exec(lead_ids).all())
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
-                session.execute(delete(OutboxMessage).where(OutboxMessage.lead_id.in_(chunk)))  # type: ignore[attr-defined]
-                session.execute(delete(Booking).where(Booking.lead_id.in_(chunk)))  # type: ignore[attr-defined]
-                session.execute(delete(Lead).where(Lead.id.in_(chunk)))  # type: ignore[union-attr]
+                session.execute(delete(OutboxMessage).where(col(OutboxMessage.lead_id).in_(chunk)))
+                session.execute(delete(Booking).where(col(Booking.lead_id).in_(chunk)))
+                session.execute(delete(Lead).where(col(Lead.id).in_(chunk)))
     return PurgeResult(cutoff=cutoff, prospects=prospects, leads=leads, mails=mails, bookings=bookings)
