@@ -20,7 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from servers import ARTIFACTS, BIN, ROOT, SiteServer, SmtpSink, drop_test_databases, engines
+from servers import ARTIFACTS, BIN, ROOT, SiteServer, SmtpSink, drop_test_databases, engines, migrated_sqlite_copy
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -206,7 +206,7 @@ def service(tmp_path, monkeypatch):
     monkeypatch.delenv("SMTP_HOST", raising=False)
     for cached in (settings.get_settings, db.engine_for, leads._limiters):
         cached.cache_clear()
-    subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, check=True)
+    migrated_sqlite_copy(tmp_path / "leads.db")
     yield leads
     for cached in (settings.get_settings, db.engine_for, leads._limiters):
         cached.cache_clear()
