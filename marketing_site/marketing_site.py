@@ -8,7 +8,7 @@ from pathlib import Path
 
 import reflex as rx
 
-from marketing_site import exact_paths, logs, routes, security, seo, structured_data, theme
+from marketing_site import exact_paths, failures, logs, routes, security, seo, structured_data, theme
 from marketing_site.api import api_app
 from marketing_site.components.consent import COOKIE_NAME, ConsentGate
 from marketing_site.components.error_boundary import site_error_boundary
@@ -99,6 +99,8 @@ app = rx.App(
     # and security headers (and the websocket's origin check) around everything.
     api_transformer=[api_app(), exact_paths.ExactPathSite, security.SecurityHeaders],
     toaster=None,
+    # A failing event handler: logged with a reference the page shows in its words (failures.py).
+    backend_exception_handler=failures.report_backend_exception,
 )
 # Reflex's connection overlay (a pulsing icon when the websocket is down) draws with runtime
 # CSS (Emotion) and an icon component on every page, for a signal this site does not give:

@@ -6,6 +6,8 @@
     python -m marketing_site.ops retry (--id N ... | --failed)
     python -m marketing_site.ops purge [--months N] [--dry-run]
     python -m marketing_site.ops bookings
+    python -m marketing_site.ops subject EMAIL
+    python -m marketing_site.ops erase EMAIL --yes
 
 They use the database of DATABASE_URL, like the site.
 """
@@ -14,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import csv
+import getpass
+import json
 import sys
 from collections.abc import Iterable, Sequence
 
@@ -77,6 +81,32 @@ def retry(ids: Sequence[int], all_failed: bool) -> int:
         return rows_changed(session.execute(statement))
 
 
+def data_subject(command: str, email: str, confirmed: bool) -> int:
+    """The console's data-subject access and erasure from a shell; the operator in the audit log
+    is the OS user (a data-protection officer without a browser or an identity-provider role)."""
+    from marketing_site.services import console
+
+    operator = console.Operator(sub=f"os:{getpass.getuser()}", email="")
+    try:
+        if command == "subject":
+            found = console.subject_data(operator, email, "download")
+            document = {"email": console.normalise_email(email), "data": found}
+            print(json.dumps(document, ensure_ascii=False, indent=2))
+            return 0
+        if not confirmed:
+            print("refused: add --yes to erase everything held for this address", file=sys.stderr)
+            return 2
+        counts = console.erase_subject(operator, email)
+    except console.SubjectError:
+        print(f"refused: not an email address: {email!r}", file=sys.stderr)
+        return 2
+    except console.ErasureFailed as failure:
+        print(f"erasure failed, nothing erased (reference {failure.reference}, in the log)", file=sys.stderr)
+        return 1
+    print(json.dumps({"erased": counts}, indent=2))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m marketing_site.ops", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -97,6 +127,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     purge.add_argument("--months", type=int, help="retention period (default: LEAD_RETENTION_MONTHS, 36)")
     purge.add_argument("--dry-run", action="store_true", help="count only, delete nothing")
     commands.add_parser("bookings", help="list the upcoming demo bookings (built-in scheduler)")
+    subject = commands.add_parser("subject", help="print everything held for an email as JSON (audited)")
+    subject.add_argument("email")
+    erase = commands.add_parser("erase", help="erase everything held for an email, like the console (audited)")
+    erase.add_argument("email")
+    erase.add_argument("--yes", action="store_true", help="confirm the erasure (required)")
     args = parser.parse_args(argv)
 
     if args.command == "leads":
@@ -113,10 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{count} leads written to {args.output}", file=sys.stderr)
         else:
             export_leads(sys.stdout)
+    elif args.command in ("subject", "erase"):
+        return data_subject(args.command, args.email, args.yes if args.command == "erase" else False)
     elif args.command == "outbox":
         for m in list_outbox(args.status):
             print(
-                f"{m.id:>6}  lead {m.lead_id:>6}  {m.status:<8} attempts={m.attempts}  {m.subject}  {m.last_error or ''}"
+                f"{m.id:>6}  lead {m.lead_id or '-':>6}  {m.status:<8} attempts={m.attempts}  {m.subject}  {m.last_error or ''}"
             )
     elif args.command == "bookings":
         from marketing_site.services.booking import upcoming

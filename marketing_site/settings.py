@@ -52,6 +52,7 @@ _EMPTY_MEANS_DEFAULT = frozenset(
         "console_role",
         "dev_services",
         "redis_key_prefix",
+        "state_expiry_seconds",
         "hsts_max_age_seconds",
         "log_format",
         "log_level",
@@ -146,6 +147,11 @@ class Settings(BaseSettings):
     # Scale-out and operations. Reflex reads the same REFLEX_REDIS_URL for its state manager.
     redis_url: str = Field("", validation_alias="REFLEX_REDIS_URL")
     redis_key_prefix: str = "nereo:"
+    # Seconds a tab's server state outlives its last event (Reflex's token expiration). A tab's
+    # state holds the login state, rebuilt from the session cookie by the next event (Reflex
+    # rehydrates an expired state and runs the page's on_load), and the console's view: ten idle
+    # minutes, not Reflex's hour (docs/configuration.md).
+    state_expiry_seconds: Count = 600
     hsts_max_age_seconds: Count = 63072000
     csp_report_uri: str = ""
     log_format: Literal["json", "text"] = "json"

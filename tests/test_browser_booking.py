@@ -174,6 +174,7 @@ def test_book_a_demo_with_the_keyboard_then_cancel_it(lang, new_page, site, site
         [event] = calendar.walk("VEVENT")
         assert method == "CANCEL" and str(event["UID"]) == uid and event["STATUS"] == "CANCELLED"
     assert page_errors == []
+    assert page.state_sockets == []  # the scheduler talks to the JSON API, not to the state
 
 
 @pytest.mark.parametrize("width", [320, 375, 768, 1024, 1440])
@@ -249,3 +250,115 @@ def test_refusals_in_the_browser_are_clear_and_accessible(new_page, site, site_s
     assert site_server.query("SELECT COUNT(*) FROM lead WHERE email = ?", "slower@example.com") == [(0,)]
     # The page's own 409 and 422 answers are expected here; nothing else may fail.
     assert [e for e in page_errors if "/api/v1/booking" not in e] == []
+
+
+# Every element of `root` with text: its text lines stay inside the element's own box and inside
+# `root`, no box spills its content (scrollWidth beyond clientWidth with overflow visible), and
+# the page scrolls no wider than the window.
+TEXT_FAULTS = """(root) => {
+  const frame = document.querySelector(root).getBoundingClientRect();
+  const name = (e) => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ')[0] : '');
+  const faults = [];
+  for (const element of document.querySelectorAll(root + ', ' + root + ' *')) {
+    const style = getComputedStyle(element);
+    if (style.display === 'none' || style.visibility === 'hidden') continue;
+    // Screen-reader-only text (the live region) is clipped to nothing on purpose.
+    if (element.closest('.sr-only, .visually-hidden, [class$=__live]')) continue;
+    if (element.clientWidth > 0 && style.overflowX === 'visible' && element.scrollWidth > element.clientWidth + 1)
+      faults.push('spills: ' + name(element) + ' ' + element.scrollWidth + '/' + element.clientWidth);
+    const own = element.getBoundingClientRect();
+    // Inside a scrolling strip (the days), text beyond the strip is scrolled, not spilled:
+    // the strip is the frame.
+    let clip = frame;
+    for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (getComputedStyle(up).overflowX !== 'visible') { clip = up.getBoundingClientRect(); break; }
+    }
+    for (const node of element.childNodes) {
+      if (node.nodeType !== 3 || !node.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const line of range.getClientRects()) {
+        if (line.width === 0) continue;
+        if (line.right > clip.right + 1 || line.left < clip.left - 1) {
+          if (clip === frame) faults.push('outside the frame: ' + name(element));
+        } else if (line.right > frame.right + 1 || line.left < frame.left - 1) faults.push('outside the frame: ' + name(element));
+        else if (style.display !== 'inline' && (line.right > own.right + 1 || line.left < own.left - 1))
+          faults.push('outside its box: ' + name(element));
+      }
+    }
+  }
+  const page = document.scrollingElement;
+  if (page.scrollWidth > page.clientWidth) faults.push('page ' + page.scrollWidth + ' px in ' + page.clientWidth);
+  return [...new Set(faults)];
+}"""
+LONG_EMAIL = "marie-charlotte.de-la-tour-dauvergne.relations@banque-pri.fr"
+FLOW_WIDTHS = range(320, 1441, 16)
+
+
+def _sweep(page, root: str, phase: str) -> list[str]:
+    faults = []
+    for width in FLOW_WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        faults += [f"{phase} {width}px: {fault}" for fault in page.evaluate(TEXT_FAULTS, root)]
+    return faults
+
+
+def test_no_text_leaves_its_box_in_the_booking_flow_with_a_long_email(new_page, site, smtp, page_errors):
+    assert len(LONG_EMAIL) == 60
+    page = new_page(width=320, height=900)
+    page.goto(site + "/demo-nereo")
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'choose'")
+    faults = _sweep(page, ".booking-scheduler", "slots")
+    page.set_viewport_size({"width": 320, "height": 900})
+    page.locator(".booking-scheduler__slot").first.click()
+    page.get_by_role("button", name="Continuer avec ce créneau").click()
+    for field, value in {**CONTACT, "email": LONG_EMAIL}.items():
+        page.fill(f"#booking-{field}", value)
+    faults += _sweep(page, ".booking-scheduler", "form")
+    page.set_viewport_size({"width": 320, "height": 900})
+    page.get_by_role("button", name="Confirmer la réservation").click()
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'booked'")
+    assert LONG_EMAIL in page.locator(".booking-scheduler__booked").inner_text()
+    faults += _sweep(page, ".booking-scheduler", "booked")
+    # The cancel page of the mail's link, then its answer.
+    [mail] = _to(smtp, LONG_EMAIL, 1)
+    page.goto(re.search(r"http://\S+/api/v1/booking/cancel\?\S+", _plain_text(mail)).group(0))
+    faults += _sweep(page, "body", "cancel page")
+    page.get_by_role("button", name="Annuler la démonstration").click()
+    page.wait_for_selector("[role=status]")
+    faults += _sweep(page, "body", "cancelled page")
+    assert faults == []
+    assert page_errors == []
+
+
+def test_the_cancel_page_belongs_to_the_site(new_page, site, smtp, page_errors):
+    """Reached from the mail: the site's logo, stylesheet, favicon and legal links, in the
+    booking's language; never indexed, and no referrer for the token in its URL."""
+    booked = httpx2.post(
+        site + "/api/v1/booking",
+        json={
+            **CONTACT,
+            "email": "cancel.frame@example.com",
+            "lang": "en",
+            "timezone": "Europe/London",
+            "slot": httpx2.get(site + "/api/v1/booking/slots").json()["slots"][-1],
+        },
+    )
+    assert booked.status_code == 201
+    [mail] = _to(smtp, "cancel.frame@example.com", 1)
+    link = re.search(r"http://\S+/api/v1/booking/cancel\?\S+", _plain_text(mail)).group(0)
+    answer = httpx2.get(link)
+    assert answer.headers["referrer-policy"] == "no-referrer"
+    page = new_page(locale="fr-FR")
+    page.goto(link)
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.locator("meta[name=robots]").get_attribute("content").startswith("noindex")
+    assert page.locator("meta[name=referrer]").get_attribute("content") == "no-referrer"
+    assert page.locator(".site-header .brand img[src='/logo.svg']").is_visible()
+    assert page.locator("link[rel=icon]").get_attribute("href") == "/favicon.svg"
+    # The site's stylesheet applies: the brand colour and the site's button.
+    assert page.evaluate("getComputedStyle(document.querySelector('.brand')).display") != "inline"
+    assert page.get_by_role("button", name="Cancel the demo").get_attribute("class") == "btn btn--primary"
+    assert page.get_by_role("link", name="Legal notice").count() == 1
+    assert httpx2.get(site + "/favicon.ico").status_code == 200
+    assert page_errors == []

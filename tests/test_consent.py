@@ -153,6 +153,7 @@ def test_accept_all_on_an_english_page_sends_the_conversion_event(new_page, site
     assert visit.banner.count() == 0
     assert len(visit.requests) == 2
     assert page_errors == []
+    assert visit.page.state_sockets == []
 
 
 def test_an_event_tracked_while_the_script_loads_is_sent_once_it_has(new_page, site):

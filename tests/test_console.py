@@ -79,6 +79,44 @@ def _seed(site_server, leads: list[dict]) -> list[int]:
     return ids
 
 
+def _seed_booking(site_server, email: str) -> None:
+    """A demo booked this week: its lead (form `demo`) and its booking row."""
+    from sqlmodel import Session
+
+    from marketing_site.db.booking import Booking
+    from marketing_site.db.leads import Lead
+
+    engine = _engine(site_server)
+    # Far beyond the offer: the booking tests of the same site keep every slot they see.
+    start = (datetime.now(UTC) + timedelta(days=400)).replace(minute=0, second=0, microsecond=0)
+    try:
+        with Session(engine) as session, session.begin():
+            lead = Lead(
+                form="demo",
+                lang="fr",
+                name="Demo",
+                firstname="Chart",
+                phone="+33 1 23 45 67 89",
+                company="Chart",
+                email=email,
+                idempotency_key=uuid.uuid4().hex,
+            )
+            session.add(lead)
+            session.flush()
+            session.add(
+                Booking(
+                    lead_id=lead.id,
+                    starts_at=start + timedelta(seconds=uuid.uuid4().int % 1000),
+                    ends_at=start + timedelta(minutes=30),
+                    visitor_timezone="Europe/Paris",
+                    lang="fr",
+                    uid=f"{uuid.uuid4().hex}@example.test",
+                )
+            )
+    finally:
+        engine.dispose()
+
+
 def _login(page, site, path, user):
     """Open a console path anonymously: the provider's login, one click, and back."""
     page.goto(site + path)
@@ -211,6 +249,7 @@ def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_webso
         "retry_one": {"message_id": str(message_id)},
         "retry_all": {},
         "lookup_subject": {"form_data": {"email": email}},
+        "arm_erase": {"checked": True},
         "erase_subject": {"form_data": {"email": email, "confirm": "on"}},
         "load": {},
     }
@@ -367,6 +406,9 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
     before = int(row.locator("td[data-col=subscription_documentation]").inner_text())
     downloads_before = int(page.locator("[data-testid=console-funnel] tr[data-step=downloads] td").inner_text())
     thanked_before = int(page.locator("[data-testid=console-funnel] tr[data-step=thank_you] td").inner_text())
+    booked_before = int(page.locator("[data-testid=console-funnel] tr[data-step=bookings] td").inner_text())
+    demo_before = int(row.locator("td[data-col=demo]").inner_text())
+    _seed_booking(site_server, f"chart-demo-{uuid.uuid4().hex[:6]}@example.test")
     _seed(
         site_server,
         [
@@ -388,7 +430,21 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
     assert int(row.locator("td[data-col=subscription_documentation]").inner_text()) == before + 3
     funnel = page.get_by_test_id("console-funnel")
     assert int(funnel.locator("tr[data-step=downloads] td").inner_text()) == downloads_before + 3
-    assert funnel.locator("tr[data-step=bookings]").count() == 0  # no booking feature in this build
+    # The demo booking: its own series and funnel step, and its lead is not a download.
+    assert int(funnel.locator("tr[data-step=bookings] td").inner_text()) == booked_before + 1
+    assert funnel.locator("tr[data-step=bookings] th").inner_text() == "Rendez-vous de démo"
+    assert int(row.locator("td[data-col=demo]").inner_text()) == demo_before + 1
+    headers = page.get_by_test_id("console-weekly-table").locator("thead th").all_inner_texts()
+    assert headers[-1] == "Rendez-vous de démo"
+    # The Document column and filter name demo leads in the page's language.
+    _filter(page, form="demo")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=console-leads] td[data-col=form]')]"
+        ".some((td) => td.innerText === 'Rendez-vous de démo')"
+    )
+    assert set(page.locator("[data-testid=console-leads] td[data-col=form]").all_inner_texts()) == {
+        "Rendez-vous de démo"
+    }
     # One of the three was French: only French forms lead to a thank-you page that exists.
     assert int(funnel.locator("tr[data-step=thank_you] td").inner_text()) == thanked_before + 1
     # The chart is drawn (bars in the SVG), by recharts on this page only.
@@ -461,8 +517,11 @@ def test_data_subject_download_and_erasure_leave_nothing_and_an_audit_entry(new_
     assert sorted(lead["form"] for lead in data["data"]["lead"]) == ["ebook", "white_paper"]
     assert len(data["data"]["outbox_message"]) == 2
 
-    page.get_by_test_id("console-erase-confirm").check()
-    page.get_by_test_id("console-subject-erase").click()
+    erase = page.get_by_test_id("console-subject-erase")
+    assert erase.is_disabled()  # until the confirmation box is ticked
+    page.get_by_test_id("console-erase-confirm").click()
+    page.wait_for_function("() => !document.querySelector('[data-testid=console-subject-erase]').disabled")
+    erase.click()
     page.wait_for_function(
         "() => document.querySelector('[data-testid=console-subject-result]')?.innerText.startsWith('Effacé')"
     )
@@ -474,7 +533,7 @@ def test_data_subject_download_and_erasure_leave_nothing_and_an_audit_entry(new_
     assert [e[0] for e in entries] == ["erase", "download", "lookup"]
     assert {e[1] for e in entries} == {CONSOLE_ADMIN_USER["sub"]}
     assert len({e[2] for e in entries}) == 1  # the same subject, as a hash
-    assert json.loads(entries[0][3]) == {"auth_session": 0, "lead": 2, "outbox_message": 2}
+    assert json.loads(entries[0][3]) == {"auth_session": 0, "booking": 0, "lead": 2, "outbox_message": 2}
     assert all(marker not in str(e) for e in entries)  # never the data itself
     # The console shows the log.
     audit = page.get_by_test_id("console-audit")

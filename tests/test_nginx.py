@@ -201,8 +201,10 @@ def test_security_and_cache_headers_are_the_apps(proxied):
         _asset_path(home),
         re.search(r'href="(/assets/[^"]+\.css)"', home).group(1),
         "/favicon.svg",
+        "/favicon.ico",
         "/robots.txt",
         "/api/v1/health",
+        "/api/v1/booking/cancel?token=1.2.x&lang=en",
         "/files/nope.pdf",
         "/api/v1/openapi.json",
     ]
@@ -214,6 +216,9 @@ def test_security_and_cache_headers_are_the_apps(proxied):
         if not path.startswith(("/api/", "/files/")):
             assert through.headers.get("cache-control") == direct.headers.get("cache-control"), path
     assert direct.headers["strict-transport-security"].startswith("max-age=")
+    # The cancel link's page keeps its own policy through the proxy: its token goes in no Referer.
+    cancel, _ = _both(proxied, "/api/v1/booking/cancel?token=1.2.x&lang=en")
+    assert cancel.headers.get_list("referrer-policy") == ["no-referrer"]
     # Each page allows exactly its own inline scripts: the policies differ from page to page.
     policies = {_both(proxied, p)[0].headers["content-security-policy"] for p in ("/", routes.PRICING.en)}
     assert len(policies) == 2

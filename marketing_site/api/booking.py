@@ -18,8 +18,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
-from marketing_site import routes
+from marketing_site import routes, theme
 from marketing_site.api.mail import client_ip, read_json_object
+from marketing_site.brand import BRAND_NAME
 from marketing_site.content.words import words
 from marketing_site.services import booking
 from marketing_site.settings import get_settings
@@ -59,20 +60,39 @@ async def book(request: Request) -> JSONResponse:
 
 
 def _page(lang: str, body: str, status: int = 200) -> HTMLResponse:
+    """The cancel page in the site's frame: its stylesheet, palette, favicon, logo and legal
+    links, in the booking's language. A plain document (no scripts): it is reached from a mail
+    and does one form post. Never indexed; no referrer, so the link's token stays out of Referer."""
     text = words(lang, "booking.cancel_page")
-    demo = html.escape(routes.DEMO.path(lang), quote=True)
+    layout = words(lang, "layout")
+    esc = html.escape
+    demo = esc(routes.DEMO.path(lang), quote=True)
+    home = esc(routes.HOME.path(lang), quote=True)
+    legal = [
+        (routes.LEGAL_NOTICE.path(lang), layout["footer_legal"]),
+        (routes.PRIVACY.path(lang), layout["footer_privacy"]),
+    ]
     document = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="robots" content="noindex">'
-        f"<title>{html.escape(text['title'])}</title>"
-        "<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;"
-        "color:#0b1f33}button{font:inherit;padding:.6rem 1.2rem;border-radius:.4rem;border:0;"
-        "background:#0b4f8a;color:#fff;cursor:pointer}a{color:#0b4f8a}</style></head>"
-        f"<body><main><h1>{html.escape(text['title'])}</h1>{body}"
-        f'<p><a href="{demo}">{html.escape(text["back"])}</a></p></main></body></html>'
+        '<meta name="robots" content="noindex, nofollow">'
+        '<meta name="referrer" content="no-referrer">'
+        f"<title>{esc(text['title'])} | {esc(BRAND_NAME)}</title>"
+        '<link rel="icon" href="/favicon.svg" type="image/svg+xml">'
+        f"<style>{theme.css_variables()}</style>"
+        '<link rel="stylesheet" href="/site.css"></head>'
+        '<body><div class="site booking-cancel">'
+        '<header class="site-header"><div class="site-header__bar">'
+        f'<a class="brand" href="{home}" aria-label="{esc(layout["brand_label"], quote=True)}">'
+        '<img class="brand__mark" src="/logo.svg" alt="" width="36" height="36">'
+        f'<span class="brand__name">{esc(BRAND_NAME)}</span></a></div></header>'
+        '<main id="contenu" class="container section booking-cancel__main">'
+        f"<h1>{esc(text['title'])}</h1>{body}"
+        f'<p><a href="{demo}">{esc(text["back"])}</a></p></main>'
+        '<footer class="container booking-cancel__footer"><p>'
+        + " · ".join(f'<a href="{esc(href, quote=True)}">{esc(label)}</a>' for href, label in legal)
+        + "</p></footer></div></body></html>"
     )
-    # No referrer: the link's token stays out of Referer.
     return HTMLResponse(document, status, headers={**NO_STORE, "Referrer-Policy": "no-referrer"})
 
 
@@ -108,7 +128,7 @@ async def cancel_page(request: Request) -> HTMLResponse:
     form = (
         f'<form method="post" action="{booking.CANCEL_PATH}?lang={lang}">'
         f'<input type="hidden" name="token" value="{html.escape(token, quote=True)}">'
-        f'<button type="submit">{html.escape(text["button"])}</button></form>'
+        f'<button type="submit" class="btn btn--primary">{html.escape(text["button"])}</button></form>'
     )
     return _page(lang, f"<p>{question}</p>{form}")
 

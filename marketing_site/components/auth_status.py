@@ -7,6 +7,7 @@ from urllib.parse import quote
 import reflex as rx
 from reflex_components_core.react_router.dom import ReactRouterLink
 
+from marketing_site import routes
 from marketing_site.components.client import BackendNavigation, LoginLink, NativeForm
 from marketing_site.i18n import message
 from marketing_site.state.auth import AuthState, login_url
@@ -25,6 +26,23 @@ def login_href(path: str) -> str:
 def login_link(label: str, path: str, **props) -> rx.Component:
     """The navbar Login, back to the exact page and query the visitor is on (see LoginLink)."""
     return LoginLink.create(label, href=login_href(path), **props)
+
+
+def login_or_identity(text: dict, path: str, lang: str, **props) -> rx.Component:
+    """Anonymous: the Login link. Logged in: who they are (name, else email) in its place, a link
+    to the login page, which takes a user with a role to their application (AuthState.redirect_by_role)."""
+    return rx.cond(
+        AuthState.isAuthenticated,
+        ReactRouterLink.create(
+            rx.el.span(text["signed_in_as"], " ", class_name="sr-only"),
+            rx.el.span(AuthState.displayName, class_name="nav-identity__name"),
+            to=routes.LOGIN.path(lang),
+            title=AuthState.displayName,
+            class_name="nav-item nav-link nav-identity",
+            data_testid="nav-identity",
+        ),
+        login_link(text["login"], path, **props),
+    )
 
 
 def logout_button(label: str) -> rx.Component:

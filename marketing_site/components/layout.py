@@ -11,6 +11,7 @@ from marketing_site.components.consent import consent_manager
 from marketing_site.components.footer import footer
 from marketing_site.components.hydration import keep_static_regions
 from marketing_site.components.navbar import navbar
+from marketing_site.components.site_notice import site_notice
 from marketing_site.content.words import words
 
 MAIN_ID = "contenu"
@@ -31,6 +32,7 @@ def site_layout(path: str, *children: rx.Component) -> rx.Component:
         # What needs no JavaScript keeps its prerendered HTML through hydration.
         rx.el.main(*map(keep_static_regions, children), id=MAIN_ID, class_name="page-enter", tab_index=-1),
         keep_static_regions(footer(lang)),
+        site_notice(lang),
         lang=lang,
         class_name="site",
     )

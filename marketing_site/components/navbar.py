@@ -6,7 +6,7 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.brand import BRAND_NAME
-from marketing_site.components.auth_status import login_link, logout_button
+from marketing_site.components.auth_status import login_or_identity, logout_button
 from marketing_site.components.client import Disclosure, SiteHeader
 from marketing_site.components.links import button_link, link
 from marketing_site.components.sections import image
@@ -64,7 +64,7 @@ def navbar(path: str) -> rx.Component:
             data_testid="language-flag",
         ),
         # A plain anchor: the backend starts the provider's redirect and returns here.
-        login_link(text["login"], path, class_name="nav-item nav-link", data_testid="nav-login"),
+        login_or_identity(text, path, lang, class_name="nav-item nav-link", data_testid="nav-login"),
         logout_slot(lang),
         button_link(text["demo"], routes.DEMO.path(lang), class_name="nav-item nav-cta"),
         variant=variant,

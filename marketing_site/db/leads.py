@@ -44,7 +44,8 @@ class OutboxMessage(SQLModel, table=True):
     __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    lead_id: int = Field(foreign_key="lead.id", index=True)
+    # None only for a mail about no one: the sales notice of a demo cancelled by an erasure.
+    lead_id: int | None = Field(default=None, foreign_key="lead.id", index=True)
     # Stable Message-ID: a resend after a crash can be recognised downstream.
     message_id: str = Field(max_length=200, unique=True)
     mail_from: str = Field(max_length=320)

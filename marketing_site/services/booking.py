@@ -35,7 +35,7 @@ import holidays
 import httpx2
 import recurring_ical_events
 from icalendar import Calendar, Event, Timezone, vCalAddress, vText
-from sqlalchemy import update
+from sqlalchemy import Select, delete, orm, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
@@ -335,7 +335,7 @@ def format_slot(start: datetime, zone: ZoneInfo, lang: str) -> str:
     )
 
 
-def invitation(booking: Booking, lead: Lead, method: str) -> str:
+def invitation(booking: Booking, lead: Lead | None, method: str) -> str:
     """The iCalendar text of the demo: METHOD:REQUEST when booked, METHOD:CANCEL when cancelled."""
     settings = get_settings()
     zone = ZoneInfo(settings.booking_timezone)
@@ -358,12 +358,13 @@ def invitation(booking: Booking, lead: Lead, method: str) -> str:
     organizer = vCalAddress(f"mailto:{settings.booking_organizer_email}")
     organizer.params["cn"] = vText(CONSULTANT)
     event.add("organizer", organizer)
-    attendee = vCalAddress(f"mailto:{leads.email_for_headers(lead.email)}")
-    attendee.params["cn"] = vText(f"{lead.firstname} {lead.name}")
-    attendee.params["role"] = vText("REQ-PARTICIPANT")
-    attendee.params["partstat"] = vText("NEEDS-ACTION")
-    attendee.params["rsvp"] = vText("TRUE")
-    event.add("attendee", attendee)
+    if lead is not None:  # None: the cancellation of an erased person's demo names no one
+        attendee = vCalAddress(f"mailto:{leads.email_for_headers(lead.email)}")
+        attendee.params["cn"] = vText(f"{lead.firstname} {lead.name}")
+        attendee.params["role"] = vText("REQ-PARTICIPANT")
+        attendee.params["partstat"] = vText("NEEDS-ACTION")
+        attendee.params["rsvp"] = vText("TRUE")
+        event.add("attendee", attendee)
     # The zone's rules for the meeting's year and the next (the library's default spans 1970–2038).
     year = _as_utc(booking.starts_at).astimezone(zone).year
     calendar.add_component(
@@ -575,14 +576,49 @@ def cancel(token: str) -> CancelResult:
     return CancelResult("cancelled", booking)
 
 
+def _erasure_notice(booking: Booking) -> OutboxMessage:
+    """The sales notice of a demo cancelled by an erasure: the slot and a METHOD:CANCEL of the
+    same event, no detail of the person (the mail outlives their lead: `lead_id` is None)."""
+    settings = get_settings()
+    start = _as_utc(booking.starts_at)
+    slot = format_slot(start, ZoneInfo(settings.booking_timezone), "fr")
+    fields = {"slot": slot, "consultant_zone": settings.booking_timezone}
+    return OutboxMessage(
+        lead_id=None,
+        message_id=mail.make_message_id(f"booking-{booking.id}-erased-sales"),
+        mail_from=settings.mail_from,
+        mail_to=settings.lead_mail_to,
+        reply_to=settings.booking_organizer_email,
+        subject=words("fr", "booking_sales.erased_subject").format(**fields),
+        body=words("fr", "booking_sales.erased_body").format(**fields),
+        calendar_ics=invitation(booking, None, "CANCEL"),
+        next_attempt_at=utcnow(),
+    )
+
+
+def erase_bookings(session: orm.Session, lead_ids: Select, now: datetime | None = None) -> int:
+    """Within the caller's transaction: delete the bookings of these leads; each confirmed one
+    still to come is cancelled first (its slot frees with the row) and sales get the notice."""
+    bookings = session.execute(select(Booking).where(col(Booking.lead_id).in_(lead_ids))).scalars().all()
+    moment = now or utcnow()
+    for booking in bookings:
+        if booking.status == CONFIRMED and _as_utc(booking.ends_at) > moment:
+            session.add(_erasure_notice(booking))
+            log.info("booking %s cancelled by a data-subject erasure", booking.id)
+    if not bookings:
+        return 0
+    ids = [booking.id for booking in bookings]
+    return rows_changed(session.execute(delete(Booking).where(col(Booking.id).in_(ids))))
+
+
 def upcoming(now: datetime | None = None) -> list[tuple[Booking, Lead]]:
     """Confirmed bookings that have not ended, soonest first (operator command)."""
     with new_session() as session:
         rows = session.exec(
             select(Booking, Lead)
             .join(Lead, col(Lead.id) == col(Booking.lead_id))
-            .where(Booking.status == CONFIRMED)
-            .where(Booking.ends_at > (now or utcnow()))
+            .where(col(Booking.status) == CONFIRMED)
+            .where(col(Booking.ends_at) > (now or utcnow()))
             .order_by(col(Booking.starts_at))
         ).all()
     return [(booking, lead) for booking, lead in rows]

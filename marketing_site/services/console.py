@@ -8,7 +8,8 @@ routes (`api.console`) call `access_of` on every event and request.
 Leads are filtered, sorted, counted and paged by the database (indexes in
 `db.console`); exports reuse the operator commands' CSV writer (`ops.write_leads_csv`).
 Data-subject requests go through `HOLDERS`, one entry per table that can hold a person's
-data: a new table (demo bookings) plugs in with one entry.
+data: a new table plugs in with one entry (tests/test_subject_coverage.py finds the ones
+missing).
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ import dataclasses
 import io
 import json
 import logging
+import secrets
 from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
 
-from sqlalchemy import MetaData, Table, delete, exists, func, inspect, or_, select
+from sqlalchemy import delete, exists, func, or_, select
 from sqlalchemy.orm import Session
 from sqlmodel import col
 
@@ -29,6 +31,7 @@ from marketing_site import ops, routes
 from marketing_site.content.lead_forms import FORMS
 from marketing_site.db import new_session, rows_changed
 from marketing_site.db.auth import AuthSession
+from marketing_site.db.booking import Booking
 from marketing_site.db.console import ConsoleAudit
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services import sessions
@@ -127,7 +130,7 @@ class LeadFilter:
             text("flagged"),
             text("sort") or "created_at",
         )
-        if form and form not in FORMS:
+        if form and form not in SERIES:
             raise FilterError("form")
         if lang and lang not in routes.LANGS:
             raise FilterError("lang")
@@ -182,7 +185,8 @@ def _mail_statuses(session: Session, lead_ids: list[int]) -> dict[int, str]:
         .order_by(col(OutboxMessage.id))
     )
     for lead_id, status in rows:
-        statuses[lead_id] = status  # the latest wins
+        if lead_id is not None:  # every outbox row of these leads has one
+            statuses[lead_id] = status  # the latest wins
     return statuses
 
 
@@ -289,23 +293,38 @@ def chart_start(now: datetime | None = None) -> datetime:
     return datetime(first.year, first.month, first.day, tzinfo=UTC)
 
 
+def _week_of(value: Any) -> date:
+    return _monday(value if isinstance(value, date) else date.fromisoformat(str(value)[:10]))
+
+
+def _utc_day(session: Session, moment: Any):
+    if session.get_bind().dialect.name == "postgresql":
+        moment = func.timezone("UTC", moment)  # weeks in UTC, whatever the server's TimeZone
+    return func.date(moment)
+
+
 def _weekly_counts(start: datetime) -> list[tuple[date, str, str, int]]:
     """(Monday, form, language, leads) since `start`: one pass over the (created_at, form,
     lang) index, shared by the chart and the funnel."""
     with new_session() as session:
-        moment: Any = col(Lead.created_at)
-        if session.get_bind().dialect.name == "postgresql":
-            moment = func.timezone("UTC", moment)  # weeks in UTC, whatever the server's TimeZone
-        day = func.date(moment)
+        day = _utc_day(session, Lead.created_at)
         rows = session.execute(
             select(day, col(Lead.form), col(Lead.lang), func.count())
             .where(col(Lead.created_at) >= start)
             .group_by(day, col(Lead.form), col(Lead.lang))
         ).all()
-    return [
-        (_monday(value if isinstance(value, date) else date.fromisoformat(str(value)[:10])), form, lang, count)
-        for value, form, lang, count in rows
-    ]
+    return [(_week_of(value), form, lang, count) for value, form, lang, count in rows]
+
+
+def _weekly_bookings(start: datetime) -> dict[date, int]:
+    """Demo bookings made per week since `start` (cancelled ones too: the demand was there)."""
+    with new_session() as session:
+        day = _utc_day(session, Booking.created_at)
+        rows = session.execute(select(day, func.count()).where(col(Booking.created_at) >= start).group_by(day)).all()
+    weeks: dict[date, int] = {}
+    for value, count in rows:
+        weeks[_week_of(value)] = weeks.get(_week_of(value), 0) + count
+    return weeks
 
 
 def _thank_you_pairs() -> set[tuple[str, str]]:
@@ -315,36 +334,38 @@ def _thank_you_pairs() -> set[tuple[str, str]]:
     return {(form, lang) for form, spec in FORMS.items() for lang, path in spec["thanks"].items() if path in served}
 
 
+# The chart's series: one per document, then the demo bookings (`booking` table).
+DEMO = "demo"
+SERIES = (*FORMS, DEMO)
+
+
 def chart_and_funnel(now: datetime | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Leads per week (Monday) per form over the last six months, every week present; and
-    the funnel over the same weeks: downloads -> thank-you page -> demo bookings."""
+    """Leads per week (Monday) per document and demo bookings per week, over the last six
+    months, every week present; and the funnel over the same weeks: document downloads ->
+    thank-you page -> demo bookings. A booking's own lead (form `demo`) is not a download."""
     start = chart_start(now)
     weeks = [start.date() + timedelta(weeks=i) for i in range(CHART_WEEKS)]
-    table: dict[date, dict[str, Any]] = {week: {"week": week.isoformat(), **dict.fromkeys(FORMS, 0)} for week in weeks}
+    table: dict[date, dict[str, Any]] = {week: {"week": week.isoformat(), **dict.fromkeys(SERIES, 0)} for week in weeks}
     thank_you = _thank_you_pairs()
     downloads = thanked = 0
     for week, form, lang, count in _weekly_counts(start):
-        if week in table and form in FORMS:
+        if form not in FORMS:
+            continue
+        if week in table:
             table[week][form] += count
         downloads += count
         thanked += count if (form, lang) in thank_you else 0
-    steps = [{"step": "downloads", "value": downloads}, {"step": "thank_you", "value": thanked}]
-    bookings = bookings_since(start)
-    if bookings is not None:
-        steps.append({"step": "bookings", "value": bookings})
+    bookings = 0
+    for week, count in _weekly_bookings(start).items():
+        if week in table:
+            table[week][DEMO] += count
+        bookings += count
+    steps = [
+        {"step": "downloads", "value": downloads},
+        {"step": "thank_you", "value": thanked},
+        {"step": "bookings", "value": bookings},
+    ]
     return [table[week] for week in weeks], steps
-
-
-def bookings_since(since: datetime) -> int | None:
-    """Demo bookings made since `since`; None where the booking feature is absent (no table)."""
-    with new_session() as session:
-        connection = session.connection()
-        if not inspect(connection).has_table("bookings"):
-            return None
-        bookings = Table("bookings", MetaData(), autoload_with=connection)
-        return session.execute(
-            select(func.count()).select_from(bookings).where(bookings.c.created_at >= since)
-        ).scalar_one()
 
 
 # ------------------------------------------------------------------------- mail
@@ -362,7 +383,7 @@ def mail_overview(limit: int = 50) -> tuple[dict[str, Any], list[dict[str, str]]
         rows = [
             {
                 "id": str(m.id),
-                "lead_id": str(m.lead_id),
+                "lead_id": "" if m.lead_id is None else str(m.lead_id),
                 "subject": m.subject,
                 "attempts": str(m.attempts),
                 "last_error": m.last_error or "",
@@ -420,7 +441,22 @@ def _erase_leads(session: Session, email: str) -> int:
 
 
 def _outbox_condition(email: str):
-    return or_(col(OutboxMessage.lead_id).in_(_leads_of(email)), func.lower(OutboxMessage.reply_to) == email)
+    return or_(
+        col(OutboxMessage.lead_id).in_(_leads_of(email)),
+        func.lower(OutboxMessage.reply_to) == email,
+        func.lower(OutboxMessage.mail_to) == email,
+    )
+
+
+def _find_bookings(session: Session, email: str) -> list[dict[str, Any]]:
+    return [_record(b) for b in session.scalars(select(Booking).where(col(Booking.lead_id).in_(_leads_of(email))))]
+
+
+def _erase_bookings(session: Session, email: str) -> int:
+    # A demo still to come is cancelled (slot freed, sales told with METHOD:CANCEL) before it goes.
+    from marketing_site.services import booking
+
+    return booking.erase_bookings(session, _leads_of(email))
 
 
 def _find_outbox(session: Session, email: str) -> list[dict[str, Any]]:
@@ -463,12 +499,35 @@ class Holder:
     erase: Callable[[Session, str], int]
 
 
-# Erased in this order, in one transaction: rows that point at others go first.
+# Every table that holds a person's data, named by its table: lookup, download and erasure all
+# go through this list. Erased in this order, in one transaction: rows that point at others go
+# first (the booking's cancellation notice to sales names no one, so the outbox entry after it
+# leaves it alone). tests/test_subject_coverage.py derives the personal tables from the models
+# (an email column, or a foreign key to such a table) and fails on one missing here or in KEPT.
 HOLDERS: list[Holder] = [
+    Holder("booking", _find_bookings, _erase_bookings),
     Holder("outbox_message", _find_outbox, _erase_outbox),
     Holder("lead", _find_leads, _erase_leads),
     Holder("auth_session", _find_sessions, _erase_sessions),
 ]
+
+# Tables with an email column that are not a data subject's data, and why they are kept.
+KEPT: dict[str, str] = {
+    "console_audit": "the operators' accountability record: their own address; subjects only as keyed hashes",
+}
+
+
+class ErasureFailed(RuntimeError):
+    """The erasure was rolled back; `reference` is in the server log and the audit log."""
+
+    def __init__(self, reference: str):
+        super().__init__(reference)
+        self.reference = reference
+
+
+def error_reference() -> str:
+    """A short reference a person can quote and the team can find in the server log."""
+    return secrets.token_hex(4).upper()
 
 
 def _audit(session: Session, operator: Operator, action: str, subject: str, counts: dict[str, int]) -> None:
@@ -493,11 +552,30 @@ def subject_data(operator: Operator, email: str, action: Literal["lookup", "down
 
 
 def erase_subject(operator: Operator, email: str) -> dict[str, int]:
-    """Erase everything held for `email` and write the audit entry, in one transaction."""
+    """Erase everything held for `email` and write the audit entry, in one transaction.
+
+    On any failure nothing is erased: the transaction rolls back, the failure is logged with a
+    reference and audited (in a transaction of its own), and ErasureFailed carries the reference.
+    """
     email = normalise_email(email)
-    with new_session() as session, session.begin():
-        counts = {holder.name: holder.erase(session, email) for holder in HOLDERS}
-        _audit(session, operator, "erase", subject_key(email), counts)
+    subject = subject_key(email)
+    try:
+        with new_session() as session, session.begin():
+            counts = {holder.name: holder.erase(session, email) for holder in HOLDERS}
+            _audit(session, operator, "erase", subject, counts)
+    except Exception as error:
+        reference = error_reference()
+        logger.exception("data-subject erasure failed ref=%s by %s, rolled back", reference, operator.sub)
+        try:
+            with new_session() as session, session.begin():
+                _audit(session, operator, "erase-failed", subject, {"ref": reference})  # type: ignore[dict-item]
+        except Exception:
+            logger.exception("audit entry of the failed erasure ref=%s not written", reference)
+        raise ErasureFailed(reference) from error
+    if counts.get("booking"):
+        from marketing_site.services import mail
+
+        mail.wake_worker()  # the sales notice of a cancelled demo
     logger.info("data-subject erasure by %s: %s", operator.sub, counts)
     return counts
 

@@ -95,6 +95,13 @@ class AuthState(rx.State):
     navigateReplace: bool = False
     clearCookie: str = ""
 
+    @rx.var
+    def displayName(self) -> str:
+        """Who is logged in, for the navbar: the name, else given and family names, else the email."""
+        user = self.user
+        full = " ".join(str(user[k]).strip() for k in ("given_name", "family_name") if user.get(k))
+        return str(user.get("name") or "").strip() or full or str(user.get("email") or "")
+
     @rx.event
     def go_to_backend(self, url: str, replace: bool = False):
         """Send the page to a backend route; cleared at once so a restored state never replays it."""

@@ -52,7 +52,15 @@ class ConsoleState(rx.State):
     subject_counts: list[dict[str, str]] = []
     subject_action: str = ""  # "found" | "erased"
     subject_error: bool = False
+    # The erase button is enabled only once its confirmation box is ticked.
+    erase_armed: bool = False
     audit: list[dict[str, str]] = []
+    # What the last action did, said on the page: a key of console.outcomes, whether it worked,
+    # a count where it has one, and the reference of a failure (also in the server log).
+    outcome: str = ""
+    outcome_ok: bool = True
+    outcome_count: int = 0
+    outcome_ref: str = ""
 
     # ------------------------------------------------------------------ access
 
@@ -60,6 +68,11 @@ class ConsoleState(rx.State):
         self.rows, self.total, self.pages, self.weeks, self.funnel_steps = [], 0, 1, [], []
         self.outbox, self.failed, self.health_status, self.requeued = {}, [], "", -1
         self.subject_email, self.subject_counts, self.subject_action, self.audit = "", [], "", []
+        self.erase_armed = False
+        self._say("")
+
+    def _say(self, outcome: str, ok: bool = True, count: int = 0, ref: str = "") -> None:
+        self.outcome, self.outcome_ok, self.outcome_count, self.outcome_ref = outcome, ok, count, ref
 
     def _operator(self) -> console.Operator | None:
         """The operator behind this websocket, or None (and the page emptied)."""
@@ -124,9 +137,11 @@ class ConsoleState(rx.State):
             console.LeadFilter.parse(values)
         except console.FilterError as error:
             self.filter_error = error.field  # the table keeps the last valid filter
+            self._say("filter_refused", ok=False)
             return
         self.filters, self.page = {k: v for k, v in values.items() if v}, 1
         self._refresh_leads()
+        self._say("filtered", count=self.total)
 
     @rx.event
     def sort_by(self, column: str):
@@ -138,6 +153,7 @@ class ConsoleState(rx.State):
         self.descending = not self.descending if column == self.sort else column == "created_at"
         self.sort, self.page = column, 1
         self._refresh_leads()
+        self._say("sorted", count=self.total)
 
     @rx.event
     def go_to_page(self, page: int):
@@ -148,6 +164,7 @@ class ConsoleState(rx.State):
             return
         self.page = max(1, page)
         self._refresh_leads()
+        self._say("paged", count=self.page)
 
     # ------------------------------------------------------------------ mail
 
@@ -162,15 +179,18 @@ class ConsoleState(rx.State):
         if self._operator() is None:
             return
         self._refresh_mail()
+        self._say("mail_refreshed")
 
     @rx.event
     def retry_one(self, message_id: str):
         if self._operator() is None:
             return
         if not (isinstance(message_id, str) and message_id.isdigit()):
+            self._say("requeued", ok=False)
             return
         self.requeued = console.retry_mail(int(message_id))
         self._refresh_mail()
+        self._say("requeued", ok=self.requeued > 0, count=self.requeued)
 
     @rx.event
     def retry_all(self):
@@ -178,6 +198,7 @@ class ConsoleState(rx.State):
             return
         self.requeued = console.retry_mail(None)
         self._refresh_mail()
+        self._say("requeued", ok=self.requeued > 0, count=self.requeued)
 
     # ------------------------------------------------------------------ data subjects
 
@@ -185,6 +206,8 @@ class ConsoleState(rx.State):
         self.subject_email, self.subject_action, self.subject_error = email, action, False
         self.subject_counts = [{"holder": k, "count": str(v)} for k, v in counts.items()]
         self.audit = console.audit_entries()
+        self.erase_armed = False
+        self._say(action, count=sum(counts.values()))
 
     @rx.event
     def lookup_subject(self, form_data: dict[str, Any]):
@@ -196,8 +219,15 @@ class ConsoleState(rx.State):
             found = console.subject_data(operator, email if isinstance(email, str) else "", "lookup")
         except console.SubjectError:
             self.subject_error, self.subject_counts, self.subject_action = True, [], ""
+            self._say("invalid_email", ok=False)
             return
         self._show_subject(console.normalise_email(str(email)), "found", {k: len(v) for k, v in found.items()})
+
+    @rx.event
+    def arm_erase(self, checked: bool):
+        if self._operator() is None:
+            return
+        self.erase_armed = checked is True
 
     @rx.event
     def erase_subject(self, form_data: dict[str, Any]):
@@ -205,12 +235,20 @@ class ConsoleState(rx.State):
         if operator is None:
             return
         email = form_data.get("email")
-        if form_data.get("confirm") not in (True, "on", "true"):
-            return  # the confirmation box is required in the form as well
+        if not self.erase_armed:
+            # The button is disabled until the box is ticked; an event sent anyway is refused aloud.
+            self._say("erase_unconfirmed", ok=False)
+            return
+        self.erase_armed = False
         try:
             counts = console.erase_subject(operator, email if isinstance(email, str) else "")
         except console.SubjectError:
             self.subject_error = True
+            self._say("invalid_email", ok=False)
+            return
+        except console.ErasureFailed as failure:
+            self.audit = console.audit_entries()
+            self._say("erase_failed", ok=False, ref=failure.reference)
             return
         self._show_subject(console.normalise_email(str(email)), "erased", counts)
         self._refresh_leads()

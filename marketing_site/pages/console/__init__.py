@@ -7,6 +7,8 @@ its title only; the sections appear once the server has granted access.
 
 from __future__ import annotations
 
+import re
+
 import reflex as rx
 
 from marketing_site.content.words import words
@@ -18,12 +20,53 @@ ON_LOAD = ConsoleState.load
 OWN_BUNDLE = True
 
 
+_SLOT = re.compile(r"\{(count|ref)\}")
+
+
+def _sentence(template: str) -> rx.Component:
+    """A sentence of console.outcomes with its {count} and {ref} filled from the state."""
+    values = {"count": rx.el.span(ConsoleState.outcome_count), "ref": rx.el.code(ConsoleState.outcome_ref)}
+    parts = _SLOT.split(template)
+    return rx.fragment(*[values[part] if i % 2 else part for i, part in enumerate(parts) if part])
+
+
+def outcome(text: dict) -> rx.Component:
+    """What the last action did, worked or not (a live region the screen reader announces)."""
+    return rx.el.div(
+        rx.cond(
+            ConsoleState.outcome != "",
+            rx.el.p(
+                rx.el.strong(rx.cond(ConsoleState.outcome_ok, text["ok"], text["failed"])),
+                " — ",
+                rx.match(
+                    ConsoleState.outcome, *[(k, _sentence(v)) for k, v in text["outcomes"].items()], rx.fragment()
+                ),
+                class_name=rx.cond(
+                    ConsoleState.outcome_ok, "console__outcome", "console__outcome console__outcome--failed"
+                ),
+                data_outcome=ConsoleState.outcome,
+                data_ok=rx.cond(ConsoleState.outcome_ok, "true", "false"),
+            ),
+        ),
+        role="status",
+        aria_live="polite",
+        class_name="console__outcome-region",
+        data_testid="console-outcome",
+    )
+
+
 def _gate(text: dict, lang: str) -> rx.Component:
     return rx.match(
         ConsoleState.access,
         (
             "granted",
-            rx.fragment(leads.section(text), charts.section(text, lang), mail.section(text), subjects.section(text)),
+            rx.fragment(
+                outcome(text),
+                leads.section(text),
+                charts.section(text, lang),
+                mail.section(text),
+                subjects.section(text),
+            ),
         ),
         (
             "forbidden",

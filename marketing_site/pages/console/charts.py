@@ -10,15 +10,17 @@ import reflex as rx
 from marketing_site import theme
 from marketing_site.content.lead_forms import FORMS
 from marketing_site.pages.console.parts import scrollable
+from marketing_site.services.console import SERIES
 from marketing_site.state.console import ConsoleState
 
-# One colour per document, from the site's palette.
+# One colour per series (the documents, then the demo bookings), from the site's palette.
 SERIES_COLOURS = (
     theme.PRIMARY,
     theme.SECONDARY,
     theme.PALETTE["relationclient"],
     theme.PALETTE["premium"],
     theme.PALETTE["compliance"],
+    theme.PALETTE["sales"],
 )
 
 
@@ -34,11 +36,12 @@ def weekly_chart(text: dict) -> rx.Component:
                 rx.recharts.bar(
                     data_key=form,
                     name=text["documents"][form],
-                    stack_id="leads",
+                    # Demo bookings stand beside the downloads, not on top of them.
+                    stack_id="leads" if form in FORMS else "bookings",
                     fill=colour,
                     is_animation_active=False,
                 )
-                for form, colour in zip(FORMS, SERIES_COLOURS, strict=True)
+                for form, colour in zip(SERIES, SERIES_COLOURS, strict=True)
             ],
             data=ConsoleState.weeks,
             width="100%",
@@ -58,7 +61,7 @@ def weekly_table(text: dict) -> rx.Component:
                 rx.el.thead(
                     rx.el.tr(
                         rx.el.th(text["week"], scope="col"),
-                        *[rx.el.th(text["documents"][form], scope="col") for form in FORMS],
+                        *[rx.el.th(text["documents"][form], scope="col") for form in SERIES],
                     )
                 ),
                 rx.el.tbody(
@@ -66,7 +69,7 @@ def weekly_table(text: dict) -> rx.Component:
                         ConsoleState.weeks,
                         lambda week: rx.el.tr(
                             rx.el.th(week["week"], scope="row"),
-                            *[rx.el.td(week[form], data_col=form) for form in FORMS],
+                            *[rx.el.td(week[form], data_col=form) for form in SERIES],
                         ),
                     )
                 ),

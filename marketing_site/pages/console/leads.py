@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketing_site.content.lead_forms import FORMS
 from marketing_site.pages.console.parts import scrollable
 from marketing_site.routes import LANGS
-from marketing_site.services.console import FLAGGED_CHOICES, MAIL_STATUSES, SORTS
+from marketing_site.services.console import FLAGGED_CHOICES, MAIL_STATUSES, SERIES, SORTS
 from marketing_site.state.console import ConsoleState
 
 COLUMNS = ("created_at", "form", "lang", "name", "email", "company", "phone", "mail_status", "flagged")
@@ -40,7 +39,7 @@ def _input(label: str, name: str, type_: str = "text") -> rx.Component:
 def filters(text: dict) -> rx.Component:
     fields = [
         _input(text["search"], "search", "search"),
-        _select(text["document"], "form", [(k, text["documents"][k]) for k in FORMS], text["any"]),
+        _select(text["document"], "form", [(k, text["documents"][k]) for k in SERIES], text["any"]),
         _select(text["lang"], "lang", [(lang, lang.upper()) for lang in LANGS], text["any"]),
         _input(text["date_from"], "date_from", "date"),
         _input(text["date_to"], "date_to", "date"),
@@ -101,7 +100,7 @@ def _cell(text: dict, row: rx.Var, column: str) -> rx.Component:
     if column == "mail_status":
         value = rx.match(row[column], *[(s, text["statuses"][s]) for s in MAIL_STATUSES], row[column])
     elif column == "form":
-        value = rx.match(row[column], *[(k, text["documents"][k]) for k in FORMS], row[column])
+        value = rx.match(row[column], *[(k, text["documents"][k]) for k in SERIES], row[column])
     elif column == "name":
         value = rx.fragment(row["firstname"], " ", row["name"])
     else:

@@ -80,7 +80,12 @@ def result(text: dict) -> rx.Component:
                         rx.el.input(type="hidden", name="email", value=ConsoleState.subject_email, read_only=True),
                         rx.el.label(
                             rx.el.input(
-                                type="checkbox", name="confirm", required=True, data_testid="console-erase-confirm"
+                                type="checkbox",
+                                name="confirm",
+                                required=True,
+                                checked=ConsoleState.erase_armed,
+                                on_change=ConsoleState.arm_erase,
+                                data_testid="console-erase-confirm",
                             ),
                             " ",
                             text["erase_confirm"],
@@ -89,6 +94,8 @@ def result(text: dict) -> rx.Component:
                             text["erase"],
                             type="submit",
                             class_name="btn btn--primary console__danger",
+                            # Disabled until the box is ticked: the server refuses it as well.
+                            disabled=~ConsoleState.erase_armed,
                             data_testid="console-subject-erase",
                         ),
                         on_submit=ConsoleState.erase_subject,

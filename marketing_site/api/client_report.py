@@ -1,0 +1,62 @@
+"""POST /api/v1/client-report: a page's report of a lost connection, sent once it is back
+(assets/site_notice.jsx), logged with the reference the page showed (marketing_site/failures.py)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+
+from anyio import to_thread
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from marketing_site.api.mail import client_ip
+from marketing_site.services.rate_limit import make_rate_limiter
+
+logger = logging.getLogger("marketing_site.failures")
+
+CLIENT_REPORT_PATH = "/api/v1/client-report"
+_REFERENCE = re.compile(r"^[0-9A-F]{8}$")
+_PATH = re.compile(r"^/\S{0,300}$")
+# A page reports at most one outage per reconnection; this bounds what one address can log.
+REPORTS_PER_IP = 30
+REPORT_WINDOW_SECONDS = 600
+
+
+@lru_cache(maxsize=1)
+def _limiter():
+    return make_rate_limiter(REPORTS_PER_IP, REPORT_WINDOW_SECONDS)
+
+
+def _valid(report: object) -> bool:
+    if not isinstance(report, dict):
+        return False
+    reference, kind, seconds, path = (report.get(k) for k in ("ref", "kind", "seconds", "path"))
+    return bool(
+        isinstance(reference, str)
+        and _REFERENCE.match(reference)
+        and kind == "connection"
+        and isinstance(seconds, int)
+        and not isinstance(seconds, bool)
+        and 0 <= seconds < 10**7
+        and isinstance(path, str)
+        and _PATH.match(path)
+    )
+
+
+async def client_report(request: Request) -> Response:
+    try:
+        report = await request.json()
+    except ValueError:
+        return Response(status_code=400)
+    if not _valid(report):
+        return Response(status_code=422)
+    if await to_thread.run_sync(_limiter().hit, f"client-report:{client_ip(request)}") is not None:
+        return Response(status_code=429)
+    logger.warning("page lost its connection ref=%s for %ss on %s", report["ref"], report["seconds"], report["path"])
+    return Response(status_code=204)
+
+
+ROUTES = [Route(CLIENT_REPORT_PATH, client_report, methods=["POST"])]
