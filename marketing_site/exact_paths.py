@@ -106,7 +106,7 @@ def install() -> None:
             "export default config;"
         )
 
-    react_router_config.prerenders_not_found = True  # type: ignore[attr-defined]
+    react_router_config.prerenders_not_found = True  # type: ignore[attr-defined]  # a marker on the function: installed once
     frontend_skeleton._update_react_router_config = react_router_config
 
 

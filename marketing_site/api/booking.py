@@ -53,7 +53,7 @@ async def book(request: Request) -> JSONResponse:
         return JSONResponse({"errors": result.errors}, 409)
     if result.status == "invalid":
         return JSONResponse({"errors": result.errors}, 422)
-    return JSONResponse({"status": "booked", "slot": booking.slot_id(result.start)}, 201, headers=NO_STORE)  # type: ignore[arg-type]
+    return JSONResponse({"status": "booked", "slot": booking.slot_id(result.start)}, 201, headers=NO_STORE)  # type: ignore[arg-type]  # a booked result carries its start
 
 
 # ----------------------------------------------------------------------------- cancel page

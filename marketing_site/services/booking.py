@@ -315,7 +315,7 @@ def read_cancel_token(token: str, now: datetime | None = None) -> tuple[int | No
 
 def cancel_url(booking: Booking) -> str:
     """The link of the visitor's mail (`lang` only words the page when the token is refused)."""
-    token = cancel_token(booking.id, _as_utc(booking.starts_at))  # type: ignore[arg-type]
+    token = cancel_token(booking.id, _as_utc(booking.starts_at))  # type: ignore[arg-type]  # a stored booking has its id
     return get_settings().absolute(f"{CANCEL_PATH}?token={token}&lang={booking.lang}")
 
 
@@ -456,7 +456,7 @@ def _limiter() -> RateLimiter | RedisRateLimiter:
 
 
 def _lang(payload: Mapping[str, Any]) -> str:
-    return payload.get("lang") if payload.get("lang") in routes.LANGS else "fr"  # type: ignore[return-value]
+    return payload.get("lang") if payload.get("lang") in routes.LANGS else "fr"  # type: ignore[return-value]  # the membership test makes it a str
 
 
 def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = None) -> BookResult:
@@ -490,7 +490,7 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
         return BookResult("taken" if reason == "slot_taken" and len(errors) == 1 else "invalid", errors)
     assert start is not None
     try:
-        booking_id = _store(contact.values, lang, zone_name, start, key, flags)  # type: ignore[arg-type]
+        booking_id = _store(contact.values, lang, zone_name, start, key, flags)  # type: ignore[arg-type]  # zone_name: a known time zone, else errors returned above
     except IntegrityError:
         twin = _booking_of_lead_key(key)
         if twin is not None:  # a concurrent twin of this request won
@@ -515,7 +515,7 @@ def _store(contact: dict[str, str], lang: str, zone_name: str, start: datetime, 
         session.add(lead)
         session.flush()
         booking = Booking(
-            lead_id=lead.id,  # type: ignore[arg-type]
+            lead_id=lead.id,  # type: ignore[arg-type]  # the flush above gave the lead its id
             starts_at=start,
             ends_at=start + timedelta(minutes=SLOT_MINUTES),
             visitor_timezone=zone_name,
@@ -527,7 +527,7 @@ def _store(contact: dict[str, str], lang: str, zone_name: str, start: datetime, 
         session.flush()  # the unique index speaks here when the slot was just taken
         for message in _mails(booking, lead, cancelled=False):
             session.add(message)
-        return booking.id  # type: ignore[return-value]
+        return booking.id  # type: ignore[return-value]  # the flush above gave the booking its id
 
 
 @dataclasses.dataclass(frozen=True)
@@ -569,7 +569,7 @@ def cancel(token: str) -> CancelResult:
         if changed != 1:
             return CancelResult("already", booking)
         lead = session.get(Lead, booking.lead_id)
-        for message in _mails(booking, lead, cancelled=True):  # type: ignore[arg-type]
+        for message in _mails(booking, lead, cancelled=True):  # type: ignore[arg-type]  # a booking's lead exists (foreign key)
             session.add(message)
     mail.wake_worker()
     log.info("booking %s cancelled", booking_id)
