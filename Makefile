@@ -14,7 +14,7 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test bench bench-visitors build install chromium nginx fonts documents migrate clean audit load faults lint
+.PHONY: run dev test bench bench-visitors build install chromium nginx fonts documents migrate clean audit load faults lint release
 # Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
 WORKERS ?= 1
 
@@ -71,7 +71,7 @@ run: migrate
 
 # Hot reload while editing (Vite on 3000, backend on 8000).
 dev: migrate
-	$(BIN)/reflex run
+	LOG_FORMAT=$${LOG_FORMAT:-text} $(BIN)/reflex run
 
 # The test build points ANALYTICS_SCRIPT_URL at a loopback path of the test site that only the
 # consent tests answer (with Playwright's request interception): any other request to it is a 404.
@@ -100,15 +100,30 @@ test: migrate chromium nginx fonts
 		TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $(ENGINE_TESTS); \
 	fi
 
+# One archive under dist/ for servers: ./install (runtime group of the lock only), ./migrate and
+# ./serve (the prebuilt site, WORKERS honoured), see deploy/README.md. SITE_URL is the public
+# address the pages are built for: `make release SITE_URL=https://www.nereo-wealth.fr`.
+release: install
+	@test -n "$(SITE_URL)" || { echo "make release SITE_URL=https://… (the pages are built for it)"; exit 2; }
+	$(MAKE) --no-print-directory build SITE_URL=$(SITE_URL)
+	$(BIN)/python scripts/release.py --out dist
+
 # Known vulnerabilities in the locked packages (PyPI's advisory data).
 audit: install
 	$(UV) export --frozen --all-groups --no-emit-project --no-hashes --quiet --output-file $(VENV)/audit-requirements.txt
 	$(BIN)/pip-audit --requirement $(VENV)/audit-requirements.txt --no-deps --disable-pip --progress-spinner off
 
-# The gate before the tests: formatting and lint on the whole tree.
+# The gate before the tests: formatting and lint on the whole tree, every imported package
+# declared (deptry), types of the layers below the pages (mypy, files in pyproject.toml), and
+# models and migrations in agreement (alembic check on a scratch database migrated to head).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/deptry .
+	$(BIN)/mypy
+	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
+		DATABASE_URL=sqlite:///$$scratch/check.db $(BIN)/alembic upgrade head && \
+		DATABASE_URL=sqlite:///$$scratch/check.db $(BIN)/alembic check
 
 # Not part of `make test`: bounded load and fault runs on loopback (see scripts/).
 load: migrate
@@ -132,4 +147,4 @@ bench-visitors: migrate chromium nginx
 	$(BIN)/python scripts/bench_visitors.py --visitors $(VISITORS)
 
 clean:
-	rm -rf .web .states var test-artifacts
+	rm -rf .web .states var test-artifacts dist

@@ -3,11 +3,17 @@
 import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
 
-from marketing_site.exact_paths import ExactPathPlugin
+from marketing_site import logs
+from marketing_site.exact_paths import ExactPathPlugin, respawn_failed_workers
 from marketing_site.frontend_build import SiteFrontendPlugin
 from marketing_site.settings import get_settings
 
 settings = get_settings()
+# Loaded by `reflex run` before it starts Granian: a killed worker is replaced, not fatal.
+respawn_failed_workers()
+# The root logger's one handler, before Granian's supervisor logs (marketing_site.py again in
+# the workers, after Reflex attached its own console sinks).
+logs.configure()
 
 config = rx.Config(
     app_name="marketing_site",

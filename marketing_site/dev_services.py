@@ -26,7 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 BIN = Path(sys.executable).parent
 DEV_CLIENT_ID = "nereo-dev"
@@ -134,9 +134,9 @@ def start_provider(port: int, users: list[dict[str, Any]], log: Any = subprocess
         if proc.poll() is not None:
             raise RuntimeError(f"oidc-provider-mock exited with {proc.returncode}")
         try:
-            if httpx.get(issuer + "/.well-known/openid-configuration", timeout=1).status_code == 200:
+            if httpx2.get(issuer + "/.well-known/openid-configuration", timeout=1).status_code == 200:
                 return proc
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             pass
         time.sleep(0.2)
     proc.terminate()

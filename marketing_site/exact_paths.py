@@ -1,6 +1,6 @@
 """Serving every page at its exact path, accented paths included; 404 for everything else.
 
-Reflex gets four things wrong for this site, and this module is the one place that fixes them:
+Reflex gets five things wrong for this site, and this module is the one place that fixes them:
 
 1. Its route check accepts only ASCII route parts, while the spec has accented paths
    (`/portail-client-privée`). `install` widens the check to Unicode letters;
@@ -22,6 +22,8 @@ Reflex gets four things wrong for this site, and this module is the one place th
    paint (~2 s on Lighthouse's mobile profile) of a page that needs no script to show.
    `post_build` removes them: the page's own module script (async, at the end of the body)
    still loads the bundle and hydrates, just after the first paint.
+5. Its production server (Granian) stops the whole site when one worker dies.
+   `respawn_failed_workers` (called from rxconfig.py) has Granian start a new one instead.
 
 The manifest also lists the SHA-256 hashes of each page's inline scripts: `ExactPathSite`
 sends every page with a Content-Security-Policy that allows exactly those (see `security`).
@@ -42,7 +44,7 @@ from urllib.parse import quote, unquote_to_bytes
 
 from reflex_base.plugins import Plugin
 
-from marketing_site import routes
+from marketing_site import logs, routes
 
 MANIFEST_NAME = "exact-paths.json"
 # Paths no page matches, prerendered through the catch-all routes: the body of every 404,
@@ -104,8 +106,36 @@ def install() -> None:
             "export default config;"
         )
 
-    react_router_config.prerenders_not_found = True  # type: ignore[attr-defined]
+    react_router_config.prerenders_not_found = True  # type: ignore[attr-defined]  # a marker on the function: installed once
     frontend_skeleton._update_react_router_config = react_router_config
+
+
+def respawn_failed_workers() -> None:
+    """Have Granian start a new worker when one dies, and log through the root logger (idempotent).
+
+    Reflex builds its Granian server without `respawn_failed_workers`, so one killed worker
+    (an out-of-memory kill) used to stop the whole site. `reflex run` constructs
+    `granian.server.Server` when it starts the backend, after loading rxconfig.py, which calls
+    this: the class it finds then respawns failed workers while the others keep answering.
+    Granian itself still exits on a crash loop (a worker dying within 5.5 s of its respawn):
+    the process supervisor (deploy/README.md, systemd) restarts the whole site then.
+    """
+    import granian.server
+
+    base = granian.server.Server
+    if getattr(base, "respawns_failed_workers", False):
+        return
+
+    class RespawningServer(base):  # type: ignore[misc,valid-type]  # base is chosen at import (GIL build or not)
+        respawns_failed_workers = True
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("respawn_failed_workers", True)
+            # Reflex passes None outside its own JSON mode: Granian's plain lines on stdout.
+            kwargs["log_dictconfig"] = kwargs.get("log_dictconfig") or logs.granian_log_config()
+            super().__init__(*args, **kwargs)
+
+    granian.server.Server = RespawningServer  # the name reflex.utils.exec imports
 
 
 def reflex_route(path: str) -> str:
@@ -280,8 +310,10 @@ class ExactPathSite:
         relative = path.lstrip("/")
         if not relative or relative.endswith(".html") or "\x00" in relative:
             return False
-        full = (self._static_dir / relative).resolve()
-        return full.is_file() and full.is_relative_to(self._static_dir)
+        static_dir = self._static_dir
+        assert static_dir is not None  # set by _load, before any file is served
+        full = (static_dir / relative).resolve()
+        return full.is_file() and full.is_relative_to(static_dir)
 
     async def _serve(self, path: str, scope: Scope, receive: Receive, send: Send) -> None:
         status, target = self.resolve(path)
@@ -290,6 +322,7 @@ class ExactPathSite:
             location = quote(target, safe="/") + (f"?{query}" if query else "")
             await _send_redirect(send, location)
             return
+        assert self._static_dir is not None  # set by _load, before any file is served
         full = self._static_dir / target
         response = self._files.file_response(full, os.stat(full), scope, status_code=status)
         is_asset = path.startswith(IMMUTABLE_PREFIX)

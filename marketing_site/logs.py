@@ -1,10 +1,14 @@
-"""Structured logs without personal data.
+"""Structured logs without personal data, for the site and every library it runs.
 
-`configure()` gives the site's loggers (`marketing_site.*`) one handler on standard error:
-one JSON object per line (`LOG_FORMAT=json`, the default) or plain text (`LOG_FORMAT=text`).
-Whatever a log call passes, email addresses and phone numbers are masked in the message and
-in exception text before it is written: a lead's contact details never reach a log line.
-Log a lead or an outbox message by its id.
+`configure()` gives the root logger the process's one handler, on standard error: one JSON
+object per line (`LOG_FORMAT=json`, the default, what a server runs) or readable lines
+(`LOG_FORMAT=text`, what `make dev` sets). Reflex, Granian, SQLAlchemy, alembic, authlib and
+httpx2 records reach it too: the handlers those libraries attach are removed and their loggers
+propagate (`granian_log_config` does it for the Granian processes, which configure their own).
+Whatever a record says, email addresses and phone numbers are masked and URLs are cut to
+their scheme and host (httpx2 logs every request's full URL; a private calendar address or a
+token in a query string is a secret) before it is written. Log a lead or an outbox message by
+its id.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ PHONE = re.compile(r"(?<![\w])\+?\(?\d(?:[\d .()\-/]{4,}\d)(?![\w])")
 
 
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2})?")
+# A URL's user part, path, query and fragment go; the scheme and host stay.
+URL = re.compile(r"\b(https?|wss?|redis|rediss|postgresql(?:\+\w+)?)://(?:[^\s/@\"'<>]*@)?([^\s/?#\"'<>]+)[^\s\"'<>]*")
 
 
 def _phone(match: re.Match) -> str:
@@ -30,9 +36,15 @@ def _phone(match: re.Match) -> str:
     return "<phone>"
 
 
+def _url(match: re.Match) -> str:
+    scheme, host = match.group(1), match.group(2)
+    rest = match.group()[match.end(2) - match.start() :]
+    return f"{scheme}://{host}" + ("/…" if rest.strip("/") else rest)
+
+
 def redact(text: str) -> str:
-    """Mask email addresses and phone numbers."""
-    return PHONE.sub(_phone, EMAIL.sub("<email>", text))
+    """Cut URLs to scheme and host; mask email addresses and phone numbers."""
+    return PHONE.sub(_phone, EMAIL.sub("<email>", URL.sub(_url, text)))
 
 
 class RedactingFormatter(logging.Formatter):
@@ -62,17 +74,40 @@ class RedactingFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
+# Libraries that attach handlers of their own: theirs go, their records propagate to the root.
+OWN_HANDLERS = ("reflex", "_granian", "granian.access", "alembic", "sqlalchemy", "httpx", "httpx2", "authlib")
+
+
+def granian_log_config() -> dict:
+    """Granian's logging configuration (it runs one in every process it starts): its loggers
+    write through the root logger's handler instead of plain lines to standard output."""
+    return {
+        "handlers": {},
+        "loggers": {
+            "_granian": {"handlers": [], "propagate": True},
+            "granian.access": {"handlers": [], "propagate": True},
+        },
+    }
+
+
 def configure() -> None:
-    """Install the handler on the `marketing_site` logger (idempotent)."""
+    """Give the root logger the one handler of this process (idempotent)."""
     from marketing_site.settings import get_settings
 
     settings = get_settings()
-    logger = logging.getLogger("marketing_site")
-    if any(getattr(h, "_marketing_site", False) for h in logger.handlers):
-        return
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(RedactingFormatter(as_json=settings.log_format == "json"))
-    handler._marketing_site = True  # type: ignore[attr-defined]
-    logger.addHandler(handler)
-    logger.setLevel(settings.log_level)
-    logger.propagate = False
+    root = logging.getLogger()
+    root.setLevel(settings.log_level)
+    for handler in list(root.handlers):
+        if not getattr(handler, "_marketing_site", False):
+            root.removeHandler(handler)
+    if not any(getattr(h, "_marketing_site", False) for h in root.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(RedactingFormatter(as_json=settings.log_format == "json"))
+        handler._marketing_site = True  # type: ignore[attr-defined]  # marks the handler this module installed
+        root.addHandler(handler)
+    for name in ("marketing_site", *OWN_HANDLERS):
+        logger = logging.getLogger(name)
+        for handler in list(logger.handlers):
+            logger.removeHandler(handler)
+        # Levels stay each library's own (SQLAlchemy's WARNING keeps its SQL echo off).
+        logger.propagate = True

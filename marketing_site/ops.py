@@ -24,9 +24,9 @@ from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 
 from sqlalchemy import update
-from sqlmodel import select
+from sqlmodel import col, select
 
-from marketing_site.db import new_session
+from marketing_site.db import new_session, rows_changed
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services.leads import FIELDS
 
@@ -49,7 +49,7 @@ LEAD_COLUMNS = (
 
 def list_leads(form: str | None, limit: int) -> list[Lead]:
     with new_session() as session:
-        query = select(Lead).order_by(Lead.id.desc()).limit(limit)  # type: ignore[union-attr]
+        query = select(Lead).order_by(col(Lead.id).desc()).limit(limit)
         if form:
             query = query.where(Lead.form == form)
         return list(session.exec(query).all())
@@ -106,8 +106,8 @@ def retry(ids: Sequence[int], all_failed: bool) -> int:
         if all_failed:
             statement = statement.where(OutboxMessage.status == "failed")
         else:
-            statement = statement.where(OutboxMessage.id.in_(ids)).where(OutboxMessage.status != "sent")  # type: ignore[union-attr]
-        return session.execute(statement).rowcount
+            statement = statement.where(col(OutboxMessage.id).in_(ids)).where(OutboxMessage.status != "sent")
+        return rows_changed(session.execute(statement))
 
 
 def data_subject(command: str, email: str, confirmed: bool) -> int:

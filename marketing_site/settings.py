@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -371,6 +372,9 @@ def load_settings() -> Settings:
 def get_settings() -> Settings:
     """Read the environment once per process."""
     # Into the process environment (not pydantic's env_file): Reflex and Granian read some of the
-    # same variables (REFLEX_REDIS_URL) from os.environ themselves.
-    load_dotenv(PROJECT_ROOT / ".env", override=False)
+    # same variables (REFLEX_REDIS_URL) from os.environ themselves. ENV_FILE names another file;
+    # empty, none (the test sites: only what they are given).
+    env_file = os.environ.get("ENV_FILE", str(PROJECT_ROOT / ".env"))
+    if env_file:
+        load_dotenv(env_file, override=False)
     return load_settings()

@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -58,7 +58,7 @@ def payload(i: int) -> dict:
 async def drive(url: str, seconds: float, concurrency: int) -> tuple[int, int]:
     done = errors = 0
     deadline = time.monotonic() + seconds
-    async with httpx.AsyncClient(timeout=30) as client:
+    async with httpx2.AsyncClient(timeout=30) as client:
 
         async def worker(n: int) -> None:
             nonlocal done, errors
@@ -110,9 +110,9 @@ def main() -> int:
     try:
         for _ in range(100):
             try:
-                httpx.post(f"http://127.0.0.1:{bare_port}/api/v1/mail/send", json={})
+                httpx2.post(f"http://127.0.0.1:{bare_port}/api/v1/mail/send", json={})
                 break
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 time.sleep(0.1)
         results = {}
         for name, url in (

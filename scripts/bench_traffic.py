@@ -177,7 +177,7 @@ def _burst(count: int) -> tuple[float, int, int]:
     """Beacons per second through the real route (in process), rows written, views counted."""
     import asyncio
 
-    import httpx
+    import httpx2
     from sqlalchemy import func, select
 
     from marketing_site import routes, settings
@@ -198,8 +198,8 @@ def _burst(count: int) -> tuple[float, int, int]:
     ]
 
     async def run() -> float:
-        transport = httpx.ASGITransport(app=api_app())
-        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+        transport = httpx2.ASGITransport(app=api_app())
+        async with httpx2.AsyncClient(transport=transport, base_url="http://bench") as client:
             start = time.perf_counter()
             answers = await asyncio.gather(
                 *(

@@ -48,7 +48,7 @@ import uuid
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-import httpx
+import httpx2
 import wsproto
 import wsproto.events
 import wsproto.utilities
@@ -148,7 +148,7 @@ def record_requests(origin: str, paths: list[str]) -> dict[str, list[str]]:
 async def hydrate(origin: str, path: str, cookies: str, tls: ssl.SSLContext) -> None:
     """Reflex's client connecting: Engine.IO over a websocket, the hydrate event in CONNECT."""
     host, port = urlsplit(origin).hostname, urlsplit(origin).port
-    tls = _tls(["http/1.1"])  # a websocket over HTTP/1.1 (httpx sets h2 on the contexts it gets)
+    tls = _tls(["http/1.1"])  # a websocket over HTTP/1.1 (httpx2 sets h2 on the contexts it gets)
     reader, writer = await asyncio.open_connection(host, port, ssl=tls, server_hostname=host)
     ws = wsproto.WSConnection(wsproto.ConnectionType.CLIENT)
     target = f"/_event/?EIO=4&transport=websocket&token={uuid.uuid4()}"
@@ -191,7 +191,7 @@ async def hydrate(origin: str, path: str, cookies: str, tls: ssl.SSLContext) -> 
         writer.close()
 
 
-async def fetch(client: httpx.AsyncClient, url: str) -> None:
+async def fetch(client: httpx2.AsyncClient, url: str) -> None:
     """One request, its body read as sent (the load generator does not decompress it)."""
     async with client.stream("GET", url) as response:
         response.raise_for_status()
@@ -203,7 +203,7 @@ async def visit(origin, path, assets, *, cookies, connect, start, tls) -> float:
     await start.wait()
     began = time.perf_counter()
     headers = {"accept-encoding": "gzip, deflate, br", **({"cookie": cookies} if cookies else {})}
-    async with httpx.AsyncClient(http2=True, verify=tls, timeout=120, headers=headers) as client:
+    async with httpx2.AsyncClient(http2=True, verify=tls, timeout=120, headers=headers) as client:
         await asyncio.gather(fetch(client, origin + quote(path, safe="/")))
         await asyncio.gather(*(fetch(client, origin + asset) for asset in assets))
     if connect:

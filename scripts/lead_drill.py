@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -143,8 +143,8 @@ async def send_all(
     for n in range(count):
         queue.put_nowait(n)
     done = 0
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(timeout=15, limits=limits) as client:
+    limits = httpx2.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx2.AsyncClient(timeout=15, limits=limits) as client:
 
         async def worker(w: int) -> None:
             nonlocal done
@@ -160,7 +160,7 @@ async def send_all(
                         response = await client.post(
                             site.url + "/api/v1/mail/send", json=payload(n, run), headers={"Idempotency-Key": key}
                         )
-                    except httpx.HTTPError as error:
+                    except httpx2.HTTPError as error:
                         failures[type(error).__name__] += 1
                         await asyncio.sleep(0.2)
                         continue

@@ -15,12 +15,12 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from servers import ARTIFACTS, BIN, ROOT, SiteServer, SmtpSink, drop_test_databases, engines
+from servers import ARTIFACTS, BIN, ROOT, SiteServer, SmtpSink, drop_test_databases, engines, migrated_sqlite_copy
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -118,8 +118,8 @@ def site_server(workdir, smtp, auth_services) -> Iterator[SiteServer]:
             check=True,
         )
     try:
-        httpx.get(f"http://127.0.0.1:{port}/ping", timeout=1)
-    except httpx.HTTPError:
+        httpx2.get(f"http://127.0.0.1:{port}/ping", timeout=1)
+    except httpx2.HTTPError:
         pass
     else:
         pytest.fail(f"port {port} is already serving: stop that server, the tests must start their own")
@@ -209,7 +209,7 @@ def service(tmp_path, monkeypatch):
     monkeypatch.delenv("SMTP_HOST", raising=False)
     for cached in (settings.get_settings, db.engine_for, leads._limiters):
         cached.cache_clear()
-    subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, check=True)
+    migrated_sqlite_copy(tmp_path / "leads.db")
     yield leads
     for cached in (settings.get_settings, db.engine_for, leads._limiters):
         cached.cache_clear()

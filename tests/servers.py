@@ -25,7 +25,7 @@ from email.message import Message
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
+import httpx2
 from aiosmtpd.controller import Controller
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +34,21 @@ ARTIFACTS = ROOT / "test-artifacts"
 # Databases created for test servers on PostgreSQL start with this (dropped by `drop_test_databases`).
 # It carries the run's TEST_PORT: two runs on one server (on two ports) never drop each other's.
 PG_PREFIX = f"mstest_{os.environ.get('TEST_PORT', '8765')}_"
+
+
+# What a test site takes from the environment of the test run: where it runs, not how it is set up.
+MACHINE_ENVIRONMENT = (
+    "HOME",
+    "USER",
+    "LANG",
+    "LC_ALL",
+    "TZ",
+    "TMPDIR",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONUNBUFFERED",
+)
 
 
 def engines() -> dict[str, str]:
@@ -72,6 +87,45 @@ def drop_test_databases() -> None:
         )
         for name in names:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    engine.dispose()
+
+
+# One database migrated to head per engine and test run; every test database is a copy of it
+# (a file copy on SQLite, CREATE DATABASE … TEMPLATE on PostgreSQL) instead of an alembic
+# subprocess each (about a second apiece).
+_templates: dict[str, str] = {}
+
+
+def _alembic_upgrade(database_url: str, root: Path = ROOT) -> None:
+    env = {name: os.environ[name] for name in MACHINE_ENVIRONMENT if name in os.environ}
+    env.update(PATH=f"{BIN}:/usr/local/bin:/usr/bin:/bin", DATABASE_URL=database_url, ENV_FILE="")
+    subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=root, env=env, check=True, capture_output=True)
+
+
+def migrated_sqlite_copy(target: Path) -> None:
+    """`target` becomes an SQLite database at the migrations' head."""
+    if "sqlite" not in _templates:
+        import tempfile
+
+        template = Path(tempfile.mkdtemp(prefix="mstest-template-")) / "migrated.db"
+        _alembic_upgrade(f"sqlite:///{template}")
+        _templates["sqlite"] = str(template)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(_templates["sqlite"], target)
+
+
+def migrated_postgresql_copy(name: str) -> None:
+    """Database `name` (existing or not) becomes a copy of the migrated template."""
+    from sqlalchemy import text
+
+    if "postgresql" not in _templates:
+        template = f"{PG_PREFIX}template_{time.time_ns()}"
+        _alembic_upgrade(create_test_database(template))
+        _templates["postgresql"] = template
+    engine = _pg_admin()
+    with engine.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{_templates["postgresql"]}"'))
     engine.dispose()
 
 
@@ -149,9 +203,14 @@ class SiteServer:
             self.database_url = create_test_database(f"{PG_PREFIX}{port}_{time.time_ns()}")
         else:
             self.database_url = f"sqlite:///{self.db_path}"
-        self.env = dict(os.environ)
+        # Sealed: the machine's basics, not the developer's shell (a DATABASE_URL, OIDC_ISSUER or
+        # REFLEX_REDIS_URL exported there, or in .env, never reaches a test site).
+        self.env = {name: os.environ[name] for name in MACHINE_ENVIRONMENT if name in os.environ}
         self.env.update(
-            PATH=os.pathsep.join([str(ROOT / ".tools" / "node_modules" / ".bin"), str(BIN), self.env["PATH"]]),
+            PATH=os.pathsep.join(
+                [str(ROOT / ".tools" / "node_modules" / ".bin"), str(BIN), "/usr/local/bin:/usr/bin:/bin"]
+            ),
+            ENV_FILE="",
             PORT=str(port),
             SITE_URL=self.url,
             REFLEX_TELEMETRY_ENABLED="false",
@@ -184,7 +243,11 @@ class SiteServer:
         self.proc: subprocess.Popen | None = None
 
     def migrate(self) -> None:
-        subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=self.root, env=self.env, check=True)
+        """The site's database at the migrations' head (a copy of the run's migrated template)."""
+        if self.database_url.startswith("sqlite"):
+            migrated_sqlite_copy(self.db_path)
+        else:
+            migrated_postgresql_copy(urlsplit(self.database_url).path.lstrip("/"))
 
     def start(self, timeout: float = 120) -> SiteServer:
         ARTIFACTS.mkdir(exist_ok=True)
@@ -213,9 +276,9 @@ class SiteServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the site exited with {self.proc.returncode}; see {log.name}")
             try:
-                if httpx.get(self.url + "/ping", timeout=2).status_code == 200:
+                if httpx2.get(self.url + "/ping", timeout=2).status_code == 200:
                     return self
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 pass
             time.sleep(0.3)
         raise RuntimeError("the site did not come up")

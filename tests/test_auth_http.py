@@ -6,7 +6,7 @@ import html
 import re
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
+import httpx2
 import pytest
 from conftest import TRIAL_USER
 
@@ -17,7 +17,7 @@ def _query(url: str) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlsplit(url).query, keep_blank_values=True).items()}
 
 
-def _start(client: httpx.Client, **params) -> str:
+def _start(client: httpx2.Client, **params) -> str:
     response = client.get("/auth/login", params=params)
     assert response.status_code == 302
     return response.headers["location"]
@@ -25,18 +25,18 @@ def _start(client: httpx.Client, **params) -> str:
 
 def _authorize(authorize_url: str, sub: str = TRIAL_USER["sub"]) -> str:
     """Log in at the provider; its redirect to our callback."""
-    response = httpx.post(authorize_url.split("#")[0], data={"sub": sub})
+    response = httpx2.post(authorize_url.split("#")[0], data={"sub": sub})
     assert response.status_code == 302, response.text
     return response.headers["location"]
 
 
-def _target(response: httpx.Response) -> str:
+def _target(response: httpx2.Response) -> str:
     assert response.status_code == 200
     return html.unescape(REFRESH.search(response.text).group(1))
 
 
-def _login(site: str, **params) -> tuple[httpx.Client, str, httpx.Response]:
-    client = httpx.Client(base_url=site)
+def _login(site: str, **params) -> tuple[httpx2.Client, str, httpx2.Response]:
+    client = httpx2.Client(base_url=site)
     callback = _authorize(_start(client, **params))
     response = client.get(callback)
     return client, callback, response
@@ -81,21 +81,21 @@ def test_refreshing_the_callback_gives_invalid_state_not_an_error(site):
 
 
 def test_callback_replayed_in_another_browser_is_invalid_state(site):
-    client = httpx.Client(base_url=site)
+    client = httpx2.Client(base_url=site)
     callback = _authorize(_start(client))
-    response = httpx.Client(base_url=site).get(callback)  # no binding cookie: login CSRF refused
+    response = httpx2.Client(base_url=site).get(callback)  # no binding cookie: login CSRF refused
     assert "nereo_auth_error=invalid_state" in response.headers["set-cookie"]
     assert "nereo_session" not in response.headers["set-cookie"]
 
 
 def test_callback_without_query_is_the_no_query_error(site):
-    response = httpx.get(site + "/auth/callback")
+    response = httpx2.get(site + "/auth/callback")
     assert _target(response) == "/connexion"
     assert "nereo_auth_error=no_query" in response.headers["set-cookie"]
 
 
 def test_interactive_provider_error_is_login_failed(site):
-    client = httpx.Client(base_url=site)
+    client = httpx2.Client(base_url=site)
     state = _query(_start(client, return_to="/compare"))["state"]
     response = client.get("/auth/callback", params={"error": "server_error", "state": state})
     assert "nereo_auth_error=login_failed" in response.headers["set-cookie"]
@@ -103,12 +103,12 @@ def test_interactive_provider_error_is_login_failed(site):
 
 
 def test_silent_check_uses_prompt_none_and_removes_the_marker_first(site):
-    client = httpx.Client(base_url=site, cookies={"nereo.is.authenticated": "true"})
+    client = httpx2.Client(base_url=site, cookies={"nereo.is.authenticated": "true"})
     response = client.get("/auth/silent", params={"return_to": "/compare"})
     assert response.status_code == 302
     assert _query(response.headers["location"])["prompt"] == "none"
     assert 'nereo.is.authenticated=""' in response.headers["set-cookie"]
-    callback = httpx.get(response.headers["location"]).headers["location"]
+    callback = httpx2.get(response.headers["location"]).headers["location"]
     assert "error=login_required" in callback
     back = client.get(callback)
     assert _target(back) == "/compare"  # swallowed: anonymous, no error message

@@ -19,8 +19,9 @@ from sqlmodel import SQLModel
 from marketing_site.db import metadata
 from marketing_site.services import oidc, sessions
 from marketing_site.services.return_paths import safe_return_path
+from marketing_site.services.sessions import roles_of
 from marketing_site.settings import get_settings
-from marketing_site.state.auth import error_message, public_user, role_destination, roles_of
+from marketing_site.state.auth import error_message, public_user, role_destination
 
 ROOT = Path(__file__).resolve().parent.parent
 

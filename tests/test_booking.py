@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import http.server
 import logging
-import subprocess
 import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from servers import BIN, ROOT, free_port
+from servers import free_port, migrated_sqlite_copy
 from sqlmodel import select
 
 # Monday 21 December 2026, 08:00 in Paris (UTC+1); Friday the 25th is Christmas.
@@ -53,7 +52,7 @@ def scheduler(tmp_path, monkeypatch):
     for cached in caches:
         cached.cache_clear()
     booking._busy_feed.clear()
-    subprocess.run([str(BIN / "alembic"), "upgrade", "head"], cwd=ROOT, check=True, capture_output=True)
+    migrated_sqlite_copy(tmp_path / "booking.db")
     yield booking
     for cached in caches:
         cached.cache_clear()

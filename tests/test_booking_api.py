@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from datetime import UTC, datetime, timedelta
 
-import httpx
+import httpx2
 import pytest
 from servers import SiteServer, free_port
 
@@ -43,7 +43,7 @@ def two_workers(workdir):
 
 
 def test_a_slot_confirmed_at_the_same_instant_by_many_visitors_is_booked_once(two_workers):
-    slots = httpx.get(two_workers.url + SLOTS).json()["slots"]
+    slots = httpx2.get(two_workers.url + SLOTS).json()["slots"]
     visitors = 12
     for slot in slots[:3]:
         barrier = threading.Barrier(visitors)
@@ -53,7 +53,7 @@ def test_a_slot_confirmed_at_the_same_instant_by_many_visitors_is_booked_once(tw
             n: int, slot: str = slot, barrier: threading.Barrier = barrier, statuses: list[int] = statuses
         ) -> None:
             payload = {**CONTACT, "email": f"visitor{n}@example.com", "slot": slot}
-            with httpx.Client(timeout=30) as client:
+            with httpx2.Client(timeout=30) as client:
                 barrier.wait()
                 statuses.append(client.post(two_workers.url + BOOK, json=payload).status_code)
 
@@ -66,18 +66,18 @@ def test_a_slot_confirmed_at_the_same_instant_by_many_visitors_is_booked_once(tw
         start = datetime.fromisoformat(slot.replace("Z", ":00+00:00"))
         rows = two_workers.query("SELECT status FROM booking WHERE status = 'confirmed'")
         assert len(rows) == slots.index(slot) + 1
-        assert slot not in httpx.get(two_workers.url + SLOTS).json()["slots"]
+        assert slot not in httpx2.get(two_workers.url + SLOTS).json()["slots"]
         assert start > datetime.now(UTC)
     # The losers' leads were rolled back with their booking: one lead and two mails per slot.
     assert _counts(two_workers) == (3, 3, 6)
 
 
 def test_the_same_request_again_is_the_same_booking(two_workers):
-    slot = httpx.get(two_workers.url + SLOTS).json()["slots"][-1]
+    slot = httpx2.get(two_workers.url + SLOTS).json()["slots"][-1]
     payload = {**CONTACT, "email": "twice@example.com", "slot": slot}
     headers = {"Idempotency-Key": "retry-of-one-booking"}
-    first = httpx.post(two_workers.url + BOOK, json=payload, headers=headers)
-    again = httpx.post(two_workers.url + BOOK, json=payload, headers=headers)
+    first = httpx2.post(two_workers.url + BOOK, json=payload, headers=headers)
+    again = httpx2.post(two_workers.url + BOOK, json=payload, headers=headers)
     assert (first.status_code, again.status_code) == (201, 201)
     assert two_workers.query(
         "SELECT COUNT(*) FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?", "twice@example.com"
@@ -94,9 +94,9 @@ def _next_sunday_3am_utc() -> datetime:
 
 
 def test_each_refusal_is_clear_and_changes_nothing(site, site_server):
-    slots = httpx.get(site + SLOTS).json()["slots"]
+    slots = httpx2.get(site + SLOTS).json()["slots"]
     taken = slots[5]
-    assert httpx.post(site + BOOK, json={**CONTACT, "email": "first@example.com", "slot": taken}).status_code == 201
+    assert httpx2.post(site + BOOK, json={**CONTACT, "email": "first@example.com", "slot": taken}).status_code == 201
     on_grid = datetime.fromisoformat(slots[6].replace("Z", ":00+00:00"))
     cases = {
         "past": (_slot_id(datetime.now(UTC) - timedelta(days=1)), 422, "déjà passé"),
@@ -107,12 +107,14 @@ def test_each_refusal_is_clear_and_changes_nothing(site, site_server):
     }
     before = _counts(site_server)
     for name, (slot, status, words) in cases.items():
-        response = httpx.post(site + BOOK, json={**CONTACT, "email": "second@example.com", "slot": slot})
+        response = httpx2.post(site + BOOK, json={**CONTACT, "email": "second@example.com", "slot": slot})
         assert response.status_code == status, name
         assert words in response.json()["errors"]["slot"], name
-    english = httpx.post(site + BOOK, json={**CONTACT, "lang": "en", "email": "second@example.com", "slot": taken})
+    english = httpx2.post(site + BOOK, json={**CONTACT, "lang": "en", "email": "second@example.com", "slot": taken})
     assert english.json()["errors"]["slot"] == "This time slot has just been booked. Choose another slot."
-    not_json = httpx.post(site + BOOK, content=b"slot=1", headers={"Content-Type": "application/x-www-form-urlencoded"})
+    not_json = httpx2.post(
+        site + BOOK, content=b"slot=1", headers={"Content-Type": "application/x-www-form-urlencoded"}
+    )
     assert not_json.status_code == 415
     assert _counts(site_server) == before
 
@@ -120,8 +122,8 @@ def test_each_refusal_is_clear_and_changes_nothing(site, site_server):
 def test_forged_or_expired_cancel_links_free_nothing(site, site_server):
     from marketing_site.services.booking import cancel_token
 
-    slot = httpx.get(site + SLOTS).json()["slots"][7]
-    assert httpx.post(site + BOOK, json={**CONTACT, "email": "keep@example.com", "slot": slot}).status_code == 201
+    slot = httpx2.get(site + SLOTS).json()["slots"][7]
+    assert httpx2.post(site + BOOK, json={**CONTACT, "email": "keep@example.com", "slot": slot}).status_code == 201
     [(booking_id,)] = site_server.query(
         "SELECT booking.id FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?", "keep@example.com"
     )
@@ -136,22 +138,22 @@ def test_forged_or_expired_cancel_links_free_nothing(site, site_server):
     }
     before = _counts(site_server)
     for name, (token, status, words) in links.items():
-        page = httpx.get(site + CANCEL, params={"token": token})
+        page = httpx2.get(site + CANCEL, params={"token": token})
         assert (page.status_code, words in page.text) == (status, True), name
-        post = httpx.post(site + CANCEL, data={"token": token})
+        post = httpx2.post(site + CANCEL, data={"token": token})
         assert (post.status_code, words in post.text) == (status, True), name
         assert "<script>" not in post.text
     assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("confirmed",)]
     assert _counts(site_server) == before
-    english = httpx.get(site + CANCEL, params={"token": "x", "lang": "en"})
+    english = httpx2.get(site + CANCEL, params={"token": "x", "lang": "en"})
     assert "This cancellation link is not valid" in english.text
     # A GET (a mail scanner following the link) asks; only the form's POST cancels.
-    assert "Annuler la démonstration" in httpx.get(site + CANCEL, params={"token": valid}).text
+    assert "Annuler la démonstration" in httpx2.get(site + CANCEL, params={"token": valid}).text
     assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("confirmed",)]
 
 
 def test_malformed_requests_get_a_clear_4xx_and_store_nothing(site, site_server):
-    slot = httpx.get(site + SLOTS).json()["slots"][8]
+    slot = httpx2.get(site + SLOTS).json()["slots"][8]
     good = {**CONTACT, "email": "shape@example.com", "slot": slot}
     before = _counts(site_server)
     bodies = [
@@ -167,18 +169,18 @@ def test_malformed_requests_get_a_clear_4xx_and_store_nothing(site, site_server)
         {**good, "phone": "+33\n612345678"},
     ]
     for body in bodies:
-        response = httpx.post(site + BOOK, json=body)
+        response = httpx2.post(site + BOOK, json=body)
         assert response.status_code == 422, body
         assert response.json()["errors"], body
-    assert httpx.post(site + BOOK, content=b"{", headers={"Content-Type": "application/json"}).status_code == 422
-    assert httpx.post(site + BOOK, json={"x": "y" * 20000}).status_code == 413
+    assert httpx2.post(site + BOOK, content=b"{", headers={"Content-Type": "application/json"}).status_code == 422
+    assert httpx2.post(site + BOOK, json={"x": "y" * 20000}).status_code == 413
     assert _counts(site_server) == before
 
 
 def test_a_filled_trap_field_books_and_flags_the_lead(site, site_server):
     """As on the lead form: autofill tools may fill the hidden field, so it marks, never refuses."""
-    slot = httpx.get(site + SLOTS).json()["slots"][9]
-    response = httpx.post(
+    slot = httpx2.get(site + SLOTS).json()["slots"][9]
+    response = httpx2.post(
         site + BOOK, json={**CONTACT, "email": "trap@example.com", "slot": slot, "website": "https://autofill.example"}
     )
     assert response.status_code == 201

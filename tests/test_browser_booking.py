@@ -12,7 +12,7 @@ from email.header import decode_header, make_header
 from email.message import Message
 from zoneinfo import ZoneInfo
 
-import httpx
+import httpx2
 import pytest
 from icalendar import Calendar
 
@@ -157,14 +157,14 @@ def test_book_a_demo_with_the_keyboard_then_cancel_it(lang, new_page, site, site
 
     # The mail's cancel link: a page that asks first, then frees the slot and mails CANCEL.
     cancel_link = re.search(r"http://\S+/api/v1/booking/cancel\?\S+", body).group(0)
-    assert slot_id not in httpx.get(site + "/api/v1/booking/slots").json()["slots"]
+    assert slot_id not in httpx2.get(site + "/api/v1/booking/slots").json()["slots"]
     page.goto(cancel_link)
     assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("confirmed",)]
     page.get_by_role("button", name=case["cancel_button"]).click()
     page.wait_for_selector("[role=status]")
     assert case["cancelled"] in page.locator("main").inner_text()
     assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("cancelled",)]
-    assert slot_id in httpx.get(site + "/api/v1/booking/slots").json()["slots"]
+    assert slot_id in httpx2.get(site + "/api/v1/booking/slots").json()["slots"]
     cancels = list(_to(smtp, case["email"], 2)[1:]) + [
         m for m in smtp.wait_for(2, reply_to=case["email"])[1:] if m["To"] != case["email"]
     ]
@@ -221,7 +221,7 @@ def test_refusals_in_the_browser_are_clear_and_accessible(new_page, site, site_s
     slot.click()
     page.get_by_role("button", name="Continuer avec ce créneau").click()
     # Another visitor books the same slot first.
-    taken = httpx.post(
+    taken = httpx2.post(
         site + "/api/v1/booking",
         json={**CONTACT, "email": "quicker@example.com", "lang": "fr", "timezone": "Europe/Paris", "slot": slot_id},
     )
@@ -334,20 +334,20 @@ def test_no_text_leaves_its_box_in_the_booking_flow_with_a_long_email(new_page, 
 def test_the_cancel_page_belongs_to_the_site(new_page, site, smtp, page_errors):
     """Reached from the mail: the site's logo, stylesheet, favicon and legal links, in the
     booking's language; never indexed, and no referrer for the token in its URL."""
-    booked = httpx.post(
+    booked = httpx2.post(
         site + "/api/v1/booking",
         json={
             **CONTACT,
             "email": "cancel.frame@example.com",
             "lang": "en",
             "timezone": "Europe/London",
-            "slot": httpx.get(site + "/api/v1/booking/slots").json()["slots"][-1],
+            "slot": httpx2.get(site + "/api/v1/booking/slots").json()["slots"][-1],
         },
     )
     assert booked.status_code == 201
     [mail] = _to(smtp, "cancel.frame@example.com", 1)
     link = re.search(r"http://\S+/api/v1/booking/cancel\?\S+", _plain_text(mail)).group(0)
-    answer = httpx.get(link)
+    answer = httpx2.get(link)
     assert answer.headers["referrer-policy"] == "no-referrer"
     page = new_page(locale="fr-FR")
     page.goto(link)
@@ -360,5 +360,5 @@ def test_the_cancel_page_belongs_to_the_site(new_page, site, smtp, page_errors):
     assert page.evaluate("getComputedStyle(document.querySelector('.brand')).display") != "inline"
     assert page.get_by_role("button", name="Cancel the demo").get_attribute("class") == "btn btn--primary"
     assert page.get_by_role("link", name="Legal notice").count() == 1
-    assert httpx.get(site + "/favicon.ico").status_code == 200
+    assert httpx2.get(site + "/favicon.ico").status_code == 200
     assert page_errors == []

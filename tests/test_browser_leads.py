@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-import httpx
+import httpx2
 import pytest
 from lead_corpus import ACCEPTED, BASE, REFUSED
 from lead_payloads import lead_payload
@@ -270,7 +270,7 @@ def test_every_corpus_value_is_either_sent_and_accepted_or_explained_before_send
             # What the form would send (Chromium sends an IDN email's domain in punycode).
             email = verdict["value"] if field == "email" else f"browser-{time.time_ns()}@example.com"
             payload = lead_payload(**{**BASE, "email": email, field: verdict["value"]}, lang=lang)
-            assert httpx.post(site + "/api/v1/mail/send", json=payload).status_code == 200, (field, value)
+            assert httpx2.post(site + "/api/v1/mail/send", json=payload).status_code == 200, (field, value)
         form.get_by_label(words["labels"][field]).fill(BASE[field])
     for field, values in REFUSED.items():
         for value in values:
@@ -282,7 +282,7 @@ def test_every_corpus_value_is_either_sent_and_accepted_or_explained_before_send
             assert page.evaluate("() => document.activeElement.name") == field
             # The server says the same about it.
             payload = lead_payload(**{**BASE, "email": f"r-{time.time_ns()}@example.com", field: value}, lang=lang)
-            response = httpx.post(site + "/api/v1/mail/send", json=payload)
+            response = httpx2.post(site + "/api/v1/mail/send", json=payload)
             assert response.status_code == 422 and field in response.json()["errors"], (field, value)
         form.get_by_label(words["labels"][field]).fill(BASE[field])
     assert requests == []  # nothing refused was ever sent
@@ -354,7 +354,7 @@ def test_a_throttled_visitor_is_told_when_to_retry(new_page, site, site_server, 
     # The same person has already asked for ten documents in ten minutes (RATE_LIMIT_PER_EMAIL).
     for i in range(10):
         assert (
-            httpx.post(site + "/api/v1/mail/send", json=lead_payload(email=email, company=f"C{i}")).status_code == 200
+            httpx2.post(site + "/api/v1/mail/send", json=lead_payload(email=email, company=f"C{i}")).status_code == 200
         )
     page, form = _open_form(
         new_page, site, routes.KYC_DOCUMENTATION.fr if lang == "fr" else routes.FEATURE_COMPLIANCE.en

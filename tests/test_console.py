@@ -17,7 +17,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from conftest import CONSOLE_ADMIN_USER, INVESTOR_USER
 
@@ -193,13 +193,13 @@ def test_without_the_role_the_console_says_403_and_its_exports_refuse(new_page, 
     assert "403" in refused.inner_text()
     assert page.locator("#leads").count() == 0
     cookies = {"cookie": _cookie_header(page)}
-    assert httpx.get(site + "/api/console/leads.csv", headers=cookies).status_code == 403
+    assert httpx2.get(site + "/api/console/leads.csv", headers=cookies).status_code == 403
     assert (
-        httpx.post(site + "/api/console/subject.json", headers=cookies, data={"email": "x@example.test"}).status_code
+        httpx2.post(site + "/api/console/subject.json", headers=cookies, data={"email": "x@example.test"}).status_code
         == 403
     )
-    assert httpx.get(site + "/api/console/leads.csv").status_code == 401
-    assert httpx.post(site + "/api/console/subject.json", data={"email": "x@example.test"}).status_code == 401
+    assert httpx2.get(site + "/api/console/leads.csv").status_code == 401
+    assert httpx2.post(site + "/api/console/subject.json", data={"email": "x@example.test"}).status_code == 401
 
 
 def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_websocket(new_page, site, site_server):
@@ -283,11 +283,11 @@ def test_the_charting_library_ships_on_the_console_only(site):
 
     def script(src: str) -> str:
         if src not in scripts:
-            scripts[src] = httpx.get(site + src).text
+            scripts[src] = httpx2.get(site + src).text
         return scripts[src]
 
     def loads_recharts(path: str) -> bool:
-        html = httpx.get(site + quote(path, safe="/")).text
+        html = httpx2.get(site + quote(path, safe="/")).text
         pending = set(re.findall(r'import[^"]*"(/assets/[^"]+\.js)"', html))
         seen: set[str] = set()
         while pending:
@@ -364,13 +364,13 @@ def test_search_filters_paging_and_csv_export(new_page, site, site_server):
 
     # The export link carries the filter; the route checks the role and answers CSV.
     href = page.get_by_test_id("console-export").get_attribute("href")
-    response = httpx.get(site + href, headers={"cookie": _cookie_header(page)})
+    response = httpx2.get(site + href, headers={"cookie": _cookie_header(page)})
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/csv")
     assert "attachment" in response.headers["content-disposition"]
     rows = list(csv.DictReader(io.StringIO(response.text)))
     assert len(rows) == 27 and {r["form"] for r in rows} == {"kyc_documentation"}
     assert rows[0]["email"] == "p00." + marker.lower() + "@example.test"
-    everything = httpx.get(
+    everything = httpx2.get(
         site + "/api/console/leads.csv", params={"search": marker}, headers={"cookie": _cookie_header(page)}
     ).text
     assert "'=SUM(A1)" in everything and "\n=SUM" not in everything  # formula neutralised

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-import httpx
+import httpx2
 import pytest
 import yaml
 
@@ -66,7 +66,7 @@ IMG = re.compile(r"<img\b[^>]*>", re.DOTALL)
 
 @pytest.mark.parametrize("path", routes.all_paths())
 def test_every_image_has_alt_and_dimensions(site, path):
-    html = httpx.get(site + path).text
+    html = httpx2.get(site + path).text
     for tag in IMG.findall(html):
         assert re.search(r'\balt="', tag), tag
         assert re.search(r'\bwidth="\d+"', tag) and re.search(r'\bheight="\d+"', tag), tag
@@ -78,7 +78,7 @@ def test_titles_and_descriptions_are_unique_per_indexable_page(site):
         if not page.indexable:
             continue
         for _, path in page.paths():
-            html = httpx.get(site + path).text
+            html = httpx2.get(site + path).text
             title = re.search(r"<title>([^<]+)</title>", html).group(1)
             description = re.search(r'<meta content="([^"]+)" name="description"', html).group(1)
             assert title not in seen_titles, (path, seen_titles.get(title))

@@ -6,7 +6,7 @@ import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import httpx
+import httpx2
 import pytest
 from lead_corpus import ACCEPTED, BASE, REFUSED, variants
 from lead_payloads import EBOOK_SUBJECT, lead_payload
@@ -25,7 +25,7 @@ def _lead_count(site_server) -> int:
 
 def test_valid_request_is_accepted_stored_and_mailed(site_server, smtp):
     email = f"api-ok-{time.time_ns()}@example.com"
-    response = httpx.post(site_server.url + API, json=lead_payload(email=email))
+    response = httpx2.post(site_server.url + API, json=lead_payload(email=email))
     assert response.status_code == 200
     assert site_server.query("SELECT form FROM lead WHERE email = ?", email) == [("ebook",)]
     assert len(smtp.wait_for(1, subject=EBOOK_SUBJECT, reply_to=email)) == 1
@@ -53,7 +53,7 @@ def test_bad_input_gets_its_4xx_and_changes_nothing(site_server, smtp, body, hea
         headers = {"Content-Type": "application/json"}
     else:
         content = body
-    response = httpx.post(site_server.url + API, content=content, headers=headers)
+    response = httpx2.post(site_server.url + API, content=content, headers=headers)
     assert response.status_code == status
     if status == 422 and isinstance(body, dict):
         assert set(response.json()["errors"]) & (set(body) | {"subject"})
@@ -63,7 +63,7 @@ def test_bad_input_gets_its_4xx_and_changes_nothing(site_server, smtp, body, hea
 
 
 def test_openapi_schema_describes_the_endpoint(site):
-    schema = httpx.get(site + "/api/v1/openapi.json").json()
+    schema = httpx2.get(site + "/api/v1/openapi.json").json()
     operation = schema["paths"][API]["post"]
     assert set(operation["responses"]) == {"200", "413", "415", "422", "429"}
     assert EBOOK_SUBJECT in schema["components"]["schemas"]["Lead"]["properties"]["subject"]["enum"]
@@ -71,7 +71,7 @@ def test_openapi_schema_describes_the_endpoint(site):
 
 def test_every_plausible_variant_is_accepted_over_http(site_server, smtp):
     """The corpus through the real API: every plausible value accepted, stored and mailed."""
-    client = httpx.Client(base_url=site_server.url, timeout=30)
+    client = httpx2.Client(base_url=site_server.url, timeout=30)
     run = time.time_ns()
     for index, (field, value) in enumerate(variants(ACCEPTED)):
         email = value if field == "email" else f"corpus-{run}-{index}@example.com"
@@ -87,7 +87,7 @@ def test_refused_variants_get_a_422_with_the_field_message_in_the_page_language(
     messages = words(lang, "lead_forms.field_errors")
     for field, value in variants(REFUSED):
         payload = lead_payload(**{**BASE, "email": f"refused-{time.time_ns()}@example.com", field: value}, lang=lang)
-        response = httpx.post(site_server.url + API, json=payload)
+        response = httpx2.post(site_server.url + API, json=payload)
         assert response.status_code == 422, (field, value)
         errors = response.json()["errors"]
         assert set(errors) == {field} and errors[field] in messages.values(), (field, value, errors)
@@ -95,7 +95,7 @@ def test_refused_variants_get_a_422_with_the_field_message_in_the_page_language(
 
 def test_a_filled_trap_or_a_fast_form_is_accepted_and_flagged(site_server, smtp):
     email = f"flagged-{time.time_ns()}@example.com"
-    response = httpx.post(site_server.url + API, json=lead_payload(email=email, website="filled", elapsedMs=120))
+    response = httpx2.post(site_server.url + API, json=lead_payload(email=email, website="filled", elapsedMs=120))
     assert response.status_code == 200
     assert site_server.query("SELECT flags FROM lead WHERE email = ?", email) == [("fast,honeypot",)]
     [mail] = smtp.wait_for(1, subject=EBOOK_SUBJECT, reply_to=email)
@@ -114,10 +114,10 @@ def default_limits_site(workdir):
     server.stop()
 
 
-def _from(address: str) -> httpx.Client:
+def _from(address: str) -> httpx2.Client:
     """A client whose requests come from `address` (any 127.x.y.z reaches loopback on Linux):
     each test is its own office, with its own per-address budget."""
-    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=30)
+    return httpx2.Client(transport=httpx2.HTTPTransport(local_address=address), timeout=30)
 
 
 def test_thirty_colleagues_behind_one_address_are_all_accepted(default_limits_site):
@@ -163,7 +163,7 @@ def test_a_burst_from_one_address_is_throttled_and_the_site_keeps_answering(defa
     assert all(int(r.headers["Retry-After"]) >= 1 for r in responses if r.status_code == 429)
     assert default_limits_site.query("SELECT COUNT(*) FROM lead WHERE email LIKE 'burst%'") == [(100,)]
     for path in ("/", "/en/pricing", "/ping"):
-        assert httpx.get(default_limits_site.url + path).status_code == 200
+        assert httpx2.get(default_limits_site.url + path).status_code == 200
     # Another office is not affected.
     with _from("127.0.0.5") as other:
         assert other.post(url, json=lead_payload(email="other-office@example.com")).status_code == 200
@@ -172,6 +172,6 @@ def test_a_burst_from_one_address_is_throttled_and_the_site_keeps_answering(defa
 def test_english_documents_are_served_under_english_names(site):
     for key in FORMS:
         document = document_for(FORMS[key]["document"], "en")
-        response = httpx.get(site + "/files/" + document["file"])
+        response = httpx2.get(site + "/files/" + document["file"])
         assert response.status_code == 200 and response.content.startswith(b"%PDF-")
         assert f'filename="{document["display_name"]}"' in response.headers["content-disposition"]

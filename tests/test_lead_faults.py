@@ -5,7 +5,7 @@ from __future__ import annotations
 import signal
 import time
 
-import httpx
+import httpx2
 import pytest
 from lead_payloads import EBOOK_SUBJECT, lead_payload
 from servers import SiteServer, SmtpSink, free_port
@@ -33,7 +33,7 @@ def _mails_to(smtp, email, wait=1.5):
 def test_smtp_down_at_submit_then_back_delivers_exactly_once(faulty):
     server, smtp = faulty
     email = "down@example.com"
-    response = httpx.post(server.url + API, json=lead_payload(email=email))
+    response = httpx2.post(server.url + API, json=lead_payload(email=email))
     assert response.status_code == 200  # the visitor sees success
     assert server.query("SELECT COUNT(*) FROM lead WHERE email = ?", email) == [(1,)]
     time.sleep(1.5)
@@ -48,7 +48,7 @@ def test_smtp_down_at_submit_then_back_delivers_exactly_once(faulty):
 def test_server_killed_between_storing_and_sending_sends_after_restart_once(faulty):
     server, smtp = faulty
     email = "killed@example.com"
-    assert httpx.post(server.url + API, json=lead_payload(email=email)).status_code == 200
+    assert httpx2.post(server.url + API, json=lead_payload(email=email)).status_code == 200
     server.stop(signal.SIGKILL)  # no graceful shutdown: the mail was never sent
     assert server.query("SELECT status FROM outbox_message") in ([("pending",)], [("sending",)])
     smtp.start()

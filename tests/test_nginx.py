@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from urllib.parse import quote
 
-import httpx
+import httpx2
 import pytest
 from browser_checks import switch_to_alternate_prices_over_websocket
 from http_checks import NOT_FOUND_TEXT, unchunk
@@ -95,18 +95,18 @@ def proxied(workdir, smtp):
         app.stop()
 
 
-def _client(source: str = "127.0.0.1", http2: bool = True) -> httpx.Client:
+def _client(source: str = "127.0.0.1", http2: bool = True) -> httpx2.Client:
     """A visitor connecting from `source` (any 127.x address reaches loopback)."""
-    transport = httpx.HTTPTransport(verify=False, http2=http2, local_address=source)
-    return httpx.Client(transport=transport, follow_redirects=False, timeout=20)
+    transport = httpx2.HTTPTransport(verify=False, http2=http2, local_address=source)
+    return httpx2.Client(transport=transport, follow_redirects=False, timeout=20)
 
 
-def _both(proxied: Proxied, path: str, **headers: str) -> tuple[httpx.Response, httpx.Response]:
+def _both(proxied: Proxied, path: str, **headers: str) -> tuple[httpx2.Response, httpx2.Response]:
     """The same GET through the proxy and straight to the app behind it."""
     target = quote(path, safe="/?=&")
     with _client() as client:
         through = client.get(proxied.origin + target, headers=headers)
-    direct = httpx.get(proxied.app.url + target, headers=headers, follow_redirects=False, timeout=20)
+    direct = httpx2.get(proxied.app.url + target, headers=headers, follow_redirects=False, timeout=20)
     return through, direct
 
 
@@ -240,7 +240,7 @@ def test_served_over_http2_and_plain_http_goes_to_https(proxied):
     with _client(http2=True) as client:
         response = client.get(proxied.origin + "/")
     assert response.http_version == "HTTP/2"
-    plain = httpx.get(f"http://127.0.0.1:{proxied.proxy.http_port}/connexion?x=1", follow_redirects=False)
+    plain = httpx2.get(f"http://127.0.0.1:{proxied.proxy.http_port}/connexion?x=1", follow_redirects=False)
     assert plain.status_code == 301
     assert plain.headers["location"] == "https://127.0.0.1/connexion?x=1"
 
@@ -259,7 +259,7 @@ def test_websocket_pricing_switch_through_the_proxy(new_page, page_errors, proxi
     assert upgraded.search((proxied.proxy.dir / "access.log").read_text())
 
 
-def _post_lead(source: str, email: str, origin: str, **headers: str) -> httpx.Response:
+def _post_lead(source: str, email: str, origin: str, **headers: str) -> httpx2.Response:
     with _client(source) as client:
         return client.post(origin + API, json=lead_payload(email=email), headers=headers)
 

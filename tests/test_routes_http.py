@@ -6,7 +6,7 @@ import re
 import socket
 from urllib.parse import quote, urlsplit
 
-import httpx
+import httpx2
 import pytest
 from http_checks import NOT_FOUND_TEXT, unchunk
 
@@ -16,7 +16,7 @@ NOINDEX = re.compile(r'<meta (?=[^>]*name="robots")(?=[^>]*content="noindex")[^>
 ACCENTED = [p for p in routes.all_paths() if not p.isascii()]
 
 
-def _raw_get(site: str, target: bytes) -> httpx.Response:
+def _raw_get(site: str, target: bytes) -> httpx2.Response:
     """GET with the request target sent byte for byte (raw UTF-8), as some clients do."""
     host, port = urlsplit(site).hostname, urlsplit(site).port
     with socket.create_connection((host, port), timeout=10) as sock:
@@ -31,13 +31,13 @@ def _raw_get(site: str, target: bytes) -> httpx.Response:
     headers = [tuple(line.split(": ", 1)) for line in header_lines]
     if {k.lower(): v for k, v in headers}.get("transfer-encoding") == "chunked":
         body = unchunk(body)
-    return httpx.Response(int(status_line.split()[1]), headers=headers, content=body)
+    return httpx2.Response(int(status_line.split()[1]), headers=headers, content=body)
 
 
-def _get(site: str, path: str, raw: bool = False) -> httpx.Response:
+def _get(site: str, path: str, raw: bool = False) -> httpx2.Response:
     if raw:
         return _raw_get(site, path.encode("utf-8"))
-    with httpx.Client(base_url=site, follow_redirects=False) as client:
+    with httpx2.Client(base_url=site, follow_redirects=False) as client:
         return client.get(quote(path, safe="/"))
 
 
@@ -123,19 +123,19 @@ def test_trailing_slash_variant_redirects_to_exact_path(site, path):
 
 
 def test_redirect_keeps_query_string(site):
-    with httpx.Client(base_url=site) as client:
+    with httpx2.Client(base_url=site) as client:
         response = client.get("/connexion/?x=1", follow_redirects=False)
     assert response.headers["location"] == "/connexion?x=1"
 
 
 def test_head_request_and_query_string_on_a_page(site):
-    with httpx.Client(base_url=site) as client:
+    with httpx2.Client(base_url=site) as client:
         assert client.head("/compare").status_code == 200
         assert client.get("/compare?utm_source=x").status_code == 200
 
 
 def test_hashed_assets_are_cached_forever_and_pages_revalidated(site):
-    with httpx.Client(base_url=site) as client:
+    with httpx2.Client(base_url=site) as client:
         page = client.get("/")
         asset = re.search(r'href="(/assets/[^"]+\.css)"', page.text).group(1)
         asset_response = client.get(asset)
@@ -145,13 +145,13 @@ def test_hashed_assets_are_cached_forever_and_pages_revalidated(site):
 
 
 def test_backend_paths_are_not_pages(site):
-    with httpx.Client(base_url=site) as client:
+    with httpx2.Client(base_url=site) as client:
         assert client.get("/ping").status_code == 200
         assert client.post("/connexion").status_code in (404, 405)
 
 
 def test_pages_and_assets_are_served_precompressed(site):
-    with httpx.Client(base_url=site) as client:
+    with httpx2.Client(base_url=site) as client:
         asset = re.search(r'import "(/assets/[^"]+\.js)"', client.get("/").text).group(1)
         for path in ("/", asset):
             brotli = client.get(path, headers={"Accept-Encoding": "br, gzip"})

@@ -9,7 +9,7 @@ import socket
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
-import httpx
+import httpx2
 from servers import ROOT
 
 from marketing_site import security
@@ -27,7 +27,7 @@ def _directives(policy: str) -> dict[str, list[str]]:
     return {part.split()[0]: part.split()[1:] for part in policy.split(";") if part.strip()}
 
 
-def _assert_secure(response: httpx.Response) -> dict[str, list[str]]:
+def _assert_secure(response: httpx2.Response) -> dict[str, list[str]]:
     for name, value in COMMON.items():
         assert response.headers.get(name) == value, name
     permissions = response.headers["permissions-policy"]
@@ -43,7 +43,7 @@ def _assert_secure(response: httpx.Response) -> dict[str, list[str]]:
 
 
 def test_headers_on_a_page_an_asset_a_file_the_api_and_a_404(site):
-    with httpx.Client(base_url=site) as client:
+    with httpx2.Client(base_url=site) as client:
         page = client.get("/")
         stylesheet = re.search(r'href="(/assets/[^"]+\.css)"', page.text).group(1)
         script = re.search(r'import "(/assets/[^"]+\.js)"', page.text).group(1)
@@ -74,7 +74,7 @@ def test_headers_on_a_page_an_asset_a_file_the_api_and_a_404(site):
 
 def test_each_page_allows_exactly_its_own_inline_scripts(site):
     """The hashes in the policy are those of the scripts in the page the browser received."""
-    page = httpx.get(site + "/en/pricing")
+    page = httpx2.get(site + "/en/pricing")
     csp = _directives(page.headers["content-security-policy"])
     expected = security.inline_script_hashes(page.content)
     assert expected, "the prerendered page has inline scripts"

@@ -7,7 +7,7 @@ import re
 from urllib.parse import quote
 from xml.etree import ElementTree
 
-import httpx
+import httpx2
 import pytest
 
 from marketing_site import routes
@@ -22,7 +22,7 @@ def _attr(tag: str, name: str) -> str | None:
 
 
 def head_of(site: str, path: str) -> dict:
-    html = httpx.get(site + quote(path, safe="/")).text
+    html = httpx2.get(site + quote(path, safe="/")).text
     links = [(_attr(t, "rel"), _attr(t, "hreflang"), _attr(t, "href")) for t in LINK.findall(html)]
     metas = {(_attr(t, "name") or _attr(t, "property")): _attr(t, "content") for t in META.findall(html)}
     # One card per page: Reflex writes an `og:image` of its own (favicon.ico) unless told the page's.
@@ -51,7 +51,7 @@ def test_indexable_page_has_title_description_canonical_and_reciprocal_hreflang(
     assert head["title"].strip() and head["description"].strip()
     assert head["robots"] is None
     assert head["canonical"] == [absolute(site, path)]
-    assert httpx.get(head["og_image"]).status_code == 200
+    assert httpx2.get(head["og_image"]).status_code == 200
     if not page.bilingual:
         assert head["alternates"] == {}
         return
@@ -67,7 +67,7 @@ def test_pages_kept_out_of_search_say_noindex(site, path):
 
 
 def test_sitemap_lists_indexable_pages_with_alternates(site):
-    tree = ElementTree.fromstring(httpx.get(site + "/sitemap.xml").content)
+    tree = ElementTree.fromstring(httpx2.get(site + "/sitemap.xml").content)
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
     urls = {u.find("s:loc", ns).text: u for u in tree.findall("s:url", ns)}
     assert set(urls) == {absolute(site, path) for _, _, path in INDEXABLE}
@@ -81,6 +81,6 @@ def test_sitemap_lists_indexable_pages_with_alternates(site):
 
 
 def test_robots_txt_announces_the_sitemap(site):
-    robots = httpx.get(site + "/robots.txt").text
+    robots = httpx2.get(site + "/robots.txt").text
     assert "User-agent: *" in robots
     assert f"Sitemap: {site}/sitemap.xml" in robots

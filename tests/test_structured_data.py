@@ -13,7 +13,7 @@ import json
 import re
 from urllib.parse import quote
 
-import httpx
+import httpx2
 import pytest
 
 from marketing_site import routes, security, structured_data
@@ -148,7 +148,7 @@ def validate_document(document: dict, where: str) -> list[dict]:
 
 
 def _get(site: str, path: str) -> str:
-    response = httpx.get(site + quote(path, safe="/"))
+    response = httpx2.get(site + quote(path, safe="/"))
     assert response.status_code == 200
     return response.text
 
@@ -187,7 +187,7 @@ def test_every_page_has_valid_json_ld_that_matches_its_kind(site, path):
     assert (organization["name"], organization["legalName"]) == (BRAND_NAME, LEGAL_NAME)
     assert organization["sameAs"] == [link["href"] for link in SOCIAL_LINKS]
     assert organization["logo"] == site + "/logo.svg"
-    assert httpx.get(organization["logo"]).status_code == 200
+    assert httpx2.get(organization["logo"]).status_code == 200
     if page is routes.HOME:
         assert types == ["Organization", "WebSite"]
         return
@@ -241,7 +241,7 @@ def test_offer_prices_and_questions_are_those_shown_on_the_pricing_page(site, pa
 def test_json_ld_is_a_data_block_left_out_of_the_script_policy(site):
     page_html = _get(site, routes.PRICING.fr)
     block = re.search(r'<script type="application/ld\+json">.*?</script>', page_html, re.DOTALL).group(0)
-    policy = httpx.get(site + quote(routes.PRICING.fr, safe="/")).headers["content-security-policy"]
+    policy = httpx2.get(site + quote(routes.PRICING.fr, safe="/")).headers["content-security-policy"]
     hashes = security.inline_script_hashes(page_html.encode())
     assert security.inline_script_hashes(block.encode()) == []
     assert all(h in policy for h in hashes)

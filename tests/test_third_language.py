@@ -14,7 +14,7 @@ import re
 import shutil
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from lead_payloads import lead_payload
 from servers import ROOT, SiteServer, build_in_own_web_folder, free_port
@@ -79,14 +79,14 @@ def german_site(workdir):
 
 
 def test_a_third_language_is_served_under_its_prefix_in_its_words(german_site):
-    page = httpx.get(german_site.url + "/de/demo-nereo")
+    page = httpx2.get(german_site.url + "/de/demo-nereo")
     assert page.status_code == 200
     assert '<html lang="de"' in page.text
     assert "Buchen Sie Ihre 30-minütige Nereo-Demo" in page.text
     # What is not translated yet reads as in the copied folder (here English).
     assert "Choose your 30-minute slot" in page.text
     # The two existing languages are untouched.
-    french = httpx.get(german_site.url + "/demo-nereo")
+    french = httpx2.get(german_site.url + "/demo-nereo")
     assert "Réservez votre démonstration Nereo de 30 minutes" in french.text
     assert "Buchen" not in french.text and '<html lang="fr"' in french.text
 
@@ -108,7 +108,7 @@ def _og_locale(html: str) -> str | None:
 
 
 def test_every_word_of_a_page_comes_from_the_language_folder(german_site):
-    page = httpx.get(german_site.url + "/de/pricing")
+    page = httpx2.get(german_site.url + "/de/pricing")
     assert page.status_code == 200
     html = page.text
     assert '<html lang="de"' in html
@@ -120,7 +120,7 @@ def test_every_word_of_a_page_comes_from_the_language_folder(german_site):
     metas = re.findall(r"<meta\b[^>]*>", html)
     card = next(_attr(t, "content") for t in metas if _attr(t, "property") == "og:image")
     assert card == german_site.url + "/og/pricing-fr.jpg"
-    assert httpx.get(card).status_code == 200
+    assert httpx2.get(card).status_code == 200
     # Its currency, on the page and in its structured data.
     assert re.search(r'data-testid="price-engage"[^>]*>8 €<', html)
     ld = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.DOTALL).group(1))
@@ -132,21 +132,21 @@ def test_every_word_of_a_page_comes_from_the_language_folder(german_site):
     assert alternates["de"] == german_site.url + "/de/pricing"
     assert alternates["en"] == german_site.url + "/en/pricing"
     for lang in ("fr", "en"):
-        assert _alternates(httpx.get(alternates[lang]).text) == alternates
-    assert f"<loc>{german_site.url}/de/pricing</loc>" in httpx.get(german_site.url + "/sitemap.xml").text
+        assert _alternates(httpx2.get(alternates[lang]).text) == alternates
+    assert f"<loc>{german_site.url}/de/pricing</loc>" in httpx2.get(german_site.url + "/sitemap.xml").text
     # English keeps its own words, locale and currency.
-    english = httpx.get(german_site.url + "/en/pricing").text
+    english = httpx2.get(german_site.url + "/en/pricing").text
     assert "<title>Pricing | Nereo</title>" in english and _og_locale(english) == "en_GB"
     assert "Preise" not in english and re.search(r'data-testid="price-engage"[^>]*>\$8<', english)
 
 
 def test_a_lead_from_a_third_language_page_is_accepted(german_site):
-    answer = httpx.post(german_site.url + "/api/v1/mail/send", json=lead_payload(lang="de"))
+    answer = httpx2.post(german_site.url + "/api/v1/mail/send", json=lead_payload(lang="de"))
     assert answer.status_code == 200, answer.text
 
 
 def test_an_unknown_path_under_the_third_prefix_answers_404_in_its_language(german_site):
-    page = httpx.get(german_site.url + "/de/gibt-es-nicht")
+    page = httpx2.get(german_site.url + "/de/gibt-es-nicht")
     assert page.status_code == 404
     assert '<html lang="de"' in page.text
     assert "Hoppla! Diese Seite gibt es leider nicht" in page.text

@@ -37,7 +37,7 @@ def _secure() -> bool:
     return get_settings().site_url.startswith("https://")
 
 
-def _set_cookie(response: Response, name: str, value: str, *, max_age: int, http_only: bool) -> None:
+def _set_cookie(response: Response, name: str, value: str, *, max_age: int | None, http_only: bool) -> None:
     response.set_cookie(name, value, max_age=max_age, path="/", secure=_secure(), httponly=http_only, samesite="lax")
 
 

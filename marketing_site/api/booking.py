@@ -53,7 +53,7 @@ async def book(request: Request) -> JSONResponse:
         return JSONResponse({"errors": result.errors}, 409)
     if result.status == "invalid":
         return JSONResponse({"errors": result.errors}, 422)
-    return JSONResponse({"status": "booked", "slot": booking.slot_id(result.start)}, 201, headers=NO_STORE)  # type: ignore[arg-type]
+    return JSONResponse({"status": "booked", "slot": booking.slot_id(result.start)}, 201, headers=NO_STORE)  # type: ignore[arg-type]  # a booked result carries its start
 
 
 # ----------------------------------------------------------------------------- cancel page
@@ -135,10 +135,9 @@ async def cancel_page(request: Request) -> HTMLResponse:
 
 async def cancel(request: Request) -> HTMLResponse:
     try:
-        form = await request.form(max_files=0, max_fields=5)
+        token = (await request.form(max_files=0, max_fields=5)).get("token", "")
     except Exception:  # noqa: BLE001 — a malformed body is an invalid link
-        form = {}
-    token = form.get("token", "")
+        token = ""
     result = await to_thread.run_sync(booking.cancel, token if isinstance(token, str) else "")
     lang = _lang_of(request, result)
     text = words(lang, "booking.cancel_page")

@@ -23,8 +23,10 @@ OFFER_NAMES = {"engage": "Engage", "manage": "Manage", "interact": "Interact", "
 OFFER_ACCENTS = {"engage": "premium", "manage": "relationclient", "interact": "blue-flash", "complete": "compliance"}
 
 # A feature's status in an offer.
-INCLUDED, OPTIONAL, NOT_INCLUDED = "yes", "option", "no"
 Status = Literal["yes", "option", "no"]
+INCLUDED: Status = "yes"
+OPTIONAL: Status = "option"
+NOT_INCLUDED: Status = "no"
 
 # Price sets of SPEC §9 (the `PRICING_PRICE_SET` setting picks one); amounts without currency.
 DEFAULT_SET, ALTERNATE_SET = "default", "alternate"

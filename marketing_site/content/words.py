@@ -185,8 +185,8 @@ def _inline(children: list[Token]) -> list:
         if tok.type in ("link_open", "strong_open"):
             stack.append((tok.type, str(tok.attrs.get("href", "")), []))
         elif tok.type in ("link_close", "strong_close"):
-            kind, href, text = stack.pop()
-            label = "".join(text)
+            kind, href, pieces = stack.pop()
+            label = "".join(pieces)
             parts.append(_link(href, label) if kind == "link_open" else {"strong": label})
         else:
             text = {"softbreak": " ", "hardbreak": " "}.get(tok.type, tok.content)
@@ -270,7 +270,9 @@ def _blocks(tokens: list[Token], front: dict) -> list[dict]:
                 sections[-1]["blocks"].append({"subtitle": text})
             i += 3
             continue
-        blocks = sections[-1]["blocks"] if sections else None
+        if tok.type in ("paragraph_open", "bullet_list_open", "fence", "table_open") and not sections:
+            raise ValueError("a block before the first section heading ('## Title {#anchor}')")
+        blocks: list = sections[-1]["blocks"] if sections else []
         if tok.type == "paragraph_open":
             parts = _inline(tokens[i + 1].children or [])
             # "Table: caption" right above a table is the table's caption.

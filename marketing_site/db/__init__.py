@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from sqlalchemy import Engine, event
+from sqlalchemy import CursorResult, Engine, Result, event
 from sqlmodel import Session, SQLModel, create_engine
 
 from marketing_site.db import audience, auth, booking, console, leads  # noqa: F401  (registers the tables)
@@ -32,6 +32,13 @@ def engine_for(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def rows_changed(result: Result) -> int:
+    """Rows an UPDATE or DELETE changed (SQLAlchemy types `execute` as a Result; for these
+    statements it is a CursorResult, which has the count)."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount
 
 
 def new_session() -> Session:

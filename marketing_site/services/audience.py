@@ -31,6 +31,7 @@ from urllib.parse import unquote, urlsplit
 
 from sqlalchemy import case, func, select
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import col
 
 from marketing_site import routes
 from marketing_site.db import new_session
@@ -297,10 +298,10 @@ def traffic(by: str, first: date, last: date) -> list[TrafficRow]:
                 .group_by(views_key)
             ).all()
         )
-        leads = dict(
+        leads: dict[Any, Any] = dict(
             session.execute(
                 select(leads_key, func.count())
-                .where(Lead.created_at >= start, Lead.created_at < end)
+                .where(col(Lead.created_at) >= start, col(Lead.created_at) < end)
                 .group_by(leads_key)
             ).all()
         )
@@ -312,8 +313,8 @@ def traffic(by: str, first: date, last: date) -> list[TrafficRow]:
 def views_per_day(first: date, paths: frozenset[str] | None = None) -> dict[date, int]:
     """Views per UTC day since `first` (of `paths` only, when given)."""
     with new_session() as session:
-        statement = select(PagePathDay.day, func.sum(PagePathDay.views)).where(PagePathDay.day >= first)
+        statement = select(col(PagePathDay.day), func.sum(PagePathDay.views)).where(col(PagePathDay.day) >= first)
         if paths is not None:
-            statement = statement.where(PagePathDay.path.in_(sorted(paths)))  # type: ignore[attr-defined]
-        rows = session.execute(statement.group_by(PagePathDay.day)).all()
+            statement = statement.where(col(PagePathDay.path).in_(sorted(paths)))
+        rows = session.execute(statement.group_by(col(PagePathDay.day))).all()
     return {value if isinstance(value, date) else date.fromisoformat(str(value)[:10]): int(n) for value, n in rows}

@@ -32,17 +32,17 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, available_timezones
 
 import holidays
-import httpx
+import httpx2
 import recurring_ical_events
 from icalendar import Calendar, Event, Timezone, vCalAddress, vText
-from sqlalchemy import Select, delete, update
+from sqlalchemy import Select, delete, orm, update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import col, select
 
 from marketing_site import routes
 from marketing_site.content.demo import CONSULTANT
 from marketing_site.content.words import words
-from marketing_site.db import new_session
+from marketing_site.db import new_session, rows_changed
 from marketing_site.db.booking import CANCELLED, CONFIRMED, Booking
 from marketing_site.db.leads import ATTRIBUTION, Lead, OutboxMessage, utcnow
 from marketing_site.services import leads, mail
@@ -75,7 +75,8 @@ def parse_slot_id(value: Any) -> datetime | None:
     if match is None:
         return None
     try:
-        return datetime(*map(int, match.groups()), tzinfo=UTC)  # type: ignore[misc]
+        year, month, day, hour, minute = map(int, match.groups())
+        return datetime(year, month, day, hour, minute, tzinfo=UTC)
     except ValueError:
         return None
 
@@ -217,7 +218,7 @@ class _BusyFeed:
             if url == self.url and time.monotonic() < self.fresh_until:
                 return self.periods
             try:
-                response = httpx.get(url, timeout=BUSY_FEED_TIMEOUT_SECONDS, follow_redirects=True)
+                response = httpx2.get(url, timeout=BUSY_FEED_TIMEOUT_SECONDS, follow_redirects=True)
                 response.raise_for_status()
                 # The offer's span (and a day either side); the cache lasts far less than a day.
                 periods = parse_busy(
@@ -315,7 +316,7 @@ def read_cancel_token(token: str, now: datetime | None = None) -> tuple[int | No
 
 def cancel_url(booking: Booking) -> str:
     """The link of the visitor's mail (`lang` only words the page when the token is refused)."""
-    token = cancel_token(booking.id, _as_utc(booking.starts_at))  # type: ignore[arg-type]
+    token = cancel_token(booking.id, _as_utc(booking.starts_at))  # type: ignore[arg-type]  # a stored booking has its id
     return get_settings().absolute(f"{CANCEL_PATH}?token={token}&lang={booking.lang}")
 
 
@@ -413,7 +414,12 @@ def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]
         visitor_body = text["visitor_body"].format(slot=visitor_slot, cancel=cancel_url(booking), **fields)
         sales_subject = words("fr", "booking_sales.subject").format(slot=sales_slot, **fields)
         sales_body = words("fr", "booking_sales.body").format(slot=sales_slot, visitor_slot=visitor_slot, **fields)
-    common = {"lead_id": lead.id, "mail_from": settings.mail_from, "calendar_ics": ics, "next_attempt_at": utcnow()}
+    common: dict[str, Any] = {
+        "lead_id": lead.id,
+        "mail_from": settings.mail_from,
+        "calendar_ics": ics,
+        "next_attempt_at": utcnow(),
+    }
     return [
         OutboxMessage(
             message_id=mail.make_message_id(f"booking-{booking.id}-{kind}-visitor"),
@@ -454,7 +460,7 @@ def _limiter() -> RateLimiter | RedisRateLimiter:
 
 
 def _lang(payload: Mapping[str, Any]) -> str:
-    return payload.get("lang") if payload.get("lang") in routes.LANGS else "fr"  # type: ignore[return-value]
+    return payload.get("lang") if payload.get("lang") in routes.LANGS else "fr"  # type: ignore[return-value]  # the membership test makes it a str
 
 
 def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = None) -> BookResult:
@@ -489,6 +495,7 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     assert start is not None
     try:
         attribution = clean_attribution(payload.get("attribution"))
+        # zone_name: a known time zone, else errors returned above
         booking_id = _store(contact.values, lang, zone_name, start, key, flags, attribution)  # type: ignore[arg-type]
     except IntegrityError:
         twin = _booking_of_lead_key(key)
@@ -503,7 +510,7 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
 def _booking_of_lead_key(key: str) -> Booking | None:
     with new_session() as session:
         return session.exec(
-            select(Booking).join(Lead, Lead.id == Booking.lead_id).where(Lead.idempotency_key == key)
+            select(Booking).join(Lead, col(Lead.id) == col(Booking.lead_id)).where(col(Lead.idempotency_key) == key)
         ).first()
 
 
@@ -514,14 +521,15 @@ def _store(
     start: datetime,
     key: str,
     flags: str,
-    attribution: dict[str, str],
+    attribution: dict[str, Any],
 ) -> int:
     with new_session() as session, session.begin():
-        lead = Lead(form=LEAD_FORM, lang=lang, idempotency_key=key, flags=flags, **contact, **attribution)
+        fields: dict[str, Any] = {**contact, **attribution}
+        lead = Lead(form=LEAD_FORM, lang=lang, idempotency_key=key, flags=flags, **fields)
         session.add(lead)
         session.flush()
         booking = Booking(
-            lead_id=lead.id,  # type: ignore[arg-type]
+            lead_id=lead.id,  # type: ignore[arg-type]  # the flush above gave the lead its id
             starts_at=start,
             ends_at=start + timedelta(minutes=SLOT_MINUTES),
             visitor_timezone=zone_name,
@@ -534,7 +542,7 @@ def _store(
         session.flush()  # the unique index speaks here when the slot was just taken
         for message in _mails(booking, lead, cancelled=False):
             session.add(message)
-        return booking.id  # type: ignore[return-value]
+        return booking.id  # type: ignore[return-value]  # the flush above gave the booking its id
 
 
 @dataclasses.dataclass(frozen=True)
@@ -562,19 +570,21 @@ def cancel(token: str) -> CancelResult:
         return CancelResult(problem)
     with new_session() as session, session.begin():
         # A conditional update: of two clicks at once, exactly one cancels (and mails).
-        changed = session.execute(
-            update(Booking)
-            .where(Booking.id == booking_id)
-            .where(Booking.status == CONFIRMED)
-            .values(status=CANCELLED, cancelled_at=utcnow())
-        ).rowcount
+        changed = rows_changed(
+            session.execute(
+                update(Booking)
+                .where(col(Booking.id) == booking_id)
+                .where(col(Booking.status) == CONFIRMED)
+                .values(status=CANCELLED, cancelled_at=utcnow())
+            )
+        )
         booking = session.get(Booking, booking_id, populate_existing=True)
         if booking is None:
             return CancelResult("invalid")
         if changed != 1:
             return CancelResult("already", booking)
         lead = session.get(Lead, booking.lead_id)
-        for message in _mails(booking, lead, cancelled=True):  # type: ignore[arg-type]
+        for message in _mails(booking, lead, cancelled=True):  # type: ignore[arg-type]  # a booking's lead exists (foreign key)
             session.add(message)
     mail.wake_worker()
     log.info("booking %s cancelled", booking_id)
@@ -601,10 +611,10 @@ def _erasure_notice(booking: Booking) -> OutboxMessage:
     )
 
 
-def erase_bookings(session: Session, lead_ids: Select, now: datetime | None = None) -> int:
+def erase_bookings(session: orm.Session, lead_ids: Select, now: datetime | None = None) -> int:
     """Within the caller's transaction: delete the bookings of these leads; each confirmed one
     still to come is cancelled first (its slot frees with the row) and sales get the notice."""
-    bookings = session.exec(select(Booking).where(Booking.lead_id.in_(lead_ids))).all()  # type: ignore[attr-defined]
+    bookings = session.execute(select(Booking).where(col(Booking.lead_id).in_(lead_ids))).scalars().all()
     moment = now or utcnow()
     for booking in bookings:
         if booking.status == CONFIRMED and _as_utc(booking.ends_at) > moment:
@@ -613,7 +623,7 @@ def erase_bookings(session: Session, lead_ids: Select, now: datetime | None = No
     if not bookings:
         return 0
     ids = [booking.id for booking in bookings]
-    return session.execute(delete(Booking).where(Booking.id.in_(ids))).rowcount  # type: ignore[union-attr]
+    return rows_changed(session.execute(delete(Booking).where(col(Booking.id).in_(ids))))
 
 
 def upcoming(now: datetime | None = None) -> list[tuple[Booking, Lead]]:
@@ -621,9 +631,9 @@ def upcoming(now: datetime | None = None) -> list[tuple[Booking, Lead]]:
     with new_session() as session:
         rows = session.exec(
             select(Booking, Lead)
-            .join(Lead, Lead.id == Booking.lead_id)
-            .where(Booking.status == CONFIRMED)
-            .where(Booking.ends_at > (now or utcnow()))
-            .order_by(Booking.starts_at)
+            .join(Lead, col(Lead.id) == col(Booking.lead_id))
+            .where(col(Booking.status) == CONFIRMED)
+            .where(col(Booking.ends_at) > (now or utcnow()))
+            .order_by(col(Booking.starts_at))
         ).all()
     return [(booking, lead) for booking, lead in rows]

@@ -25,15 +25,17 @@ from typing import Any, Literal
 
 from sqlalchemy import delete, exists, func, or_, select
 from sqlalchemy.orm import Session
+from sqlmodel import col
 
 from marketing_site import ops, routes
 from marketing_site.content.lead_forms import FORMS
-from marketing_site.db import new_session
+from marketing_site.db import new_session, rows_changed
 from marketing_site.db.auth import AuthSession
 from marketing_site.db.booking import Booking
 from marketing_site.db.console import ConsoleAudit
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services import audience, sessions
+from marketing_site.services.health import health_report
 from marketing_site.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -53,14 +55,12 @@ class Operator:
 
 def access_of(cookie_header: str | None) -> tuple[Access, Operator | None]:
     """Anonymous (no live session), forbidden (no console role) or granted, with the operator."""
-    from marketing_site.state.auth import roles_of
-
     record = sessions.load_session(sessions.read_cookies(cookie_header or "").get(sessions.SESSION_COOKIE))
     if record is None:
         return "anonymous", None
     settings = get_settings()
     claims = sessions.user_of(record)
-    if settings.console_role not in roles_of(claims, settings.oidc_roles_claim):
+    if settings.console_role not in sessions.roles_of(claims, settings.oidc_roles_claim):
         return "forbidden", None
     return "granted", Operator(sub=record.sub, email=str(claims.get("email") or ""))
 
@@ -190,12 +190,13 @@ def _mail_statuses(session: Session, lead_ids: list[int]) -> dict[int, str]:
     """The latest outbox status of each lead of one page (one query for the page's ids)."""
     statuses: dict[int, str] = {}
     rows = session.execute(
-        select(OutboxMessage.lead_id, OutboxMessage.status)
-        .where(OutboxMessage.lead_id.in_(lead_ids))  # type: ignore[attr-defined]
-        .order_by(OutboxMessage.id)
+        select(col(OutboxMessage.lead_id), col(OutboxMessage.status))
+        .where(col(OutboxMessage.lead_id).in_(lead_ids))
+        .order_by(col(OutboxMessage.id))
     )
     for lead_id, status in rows:
-        statuses[lead_id] = status  # the latest wins
+        if lead_id is not None:  # every outbox row of these leads has one
+            statuses[lead_id] = status  # the latest wins
     return statuses
 
 
@@ -221,11 +222,11 @@ def _conditions(f: LeadFilter) -> list:
         end = datetime.fromisoformat(f.date_to).replace(tzinfo=UTC) + timedelta(days=1)
         conditions.append(Lead.created_at < end)
     if f.mail_status == "none":
-        conditions.append(~exists().where(OutboxMessage.lead_id == Lead.id))
+        conditions.append(~exists().where(col(OutboxMessage.lead_id) == col(Lead.id)))
     elif f.mail_status:
         # IN over the outbox's status index: a few thousand failed mails, not a probe per lead.
-        with_status = select(OutboxMessage.lead_id).where(OutboxMessage.status == f.mail_status)
-        conditions.append(Lead.id.in_(with_status))  # type: ignore[union-attr]
+        with_status = select(col(OutboxMessage.lead_id)).where(col(OutboxMessage.status) == f.mail_status)
+        conditions.append(col(Lead.id).in_(with_status))
     # Lead.flags lists the anti-bot signals of a lead (services.leads); empty means not flagged.
     if f.flagged == "yes":
         conditions.append(Lead.flags != "")
@@ -240,7 +241,7 @@ def _conditions(f: LeadFilter) -> list:
 
 def _ordered(statement, f: LeadFilter):
     column = SORTS[f.sort]
-    tie = Lead.id.desc() if f.descending else Lead.id.asc()  # type: ignore[union-attr]
+    tie = col(Lead.id).desc() if f.descending else col(Lead.id).asc()
     return statement.order_by(column.desc() if f.descending else column.asc(), tie)
 
 
@@ -325,9 +326,9 @@ def _weekly_counts(start: datetime) -> list[tuple[date, str, str, int]]:
     with new_session() as session:
         day = _utc_day(session, Lead.created_at)
         rows = session.execute(
-            select(day, Lead.form, Lead.lang, func.count())
-            .where(Lead.created_at >= start)
-            .group_by(day, Lead.form, Lead.lang)
+            select(day, col(Lead.form), col(Lead.lang), func.count())
+            .where(col(Lead.created_at) >= start)
+            .group_by(day, col(Lead.form), col(Lead.lang))
         ).all()
     return [(_week_of(value), form, lang, count) for value, form, lang, count in rows]
 
@@ -336,7 +337,7 @@ def _weekly_bookings(start: datetime) -> dict[date, int]:
     """Demo bookings made per week since `start` (cancelled ones too: the demand was there)."""
     with new_session() as session:
         day = _utc_day(session, Booking.created_at)
-        rows = session.execute(select(day, func.count()).where(Booking.created_at >= start).group_by(day)).all()
+        rows = session.execute(select(day, func.count()).where(col(Booking.created_at) >= start).group_by(day)).all()
     weeks: dict[date, int] = {}
     for value, count in rows:
         weeks[_week_of(value)] = weeks.get(_week_of(value), 0) + count
@@ -362,7 +363,9 @@ def chart_and_funnel(now: datetime | None = None) -> tuple[list[dict[str, Any]],
     booking's own lead (form `demo`) is not a download."""
     start = chart_start(now)
     weeks = [start.date() + timedelta(weeks=i) for i in range(CHART_WEEKS)]
-    table = {week: {"week": week.isoformat(), **dict.fromkeys(SERIES, 0), "views": 0, "leads": 0} for week in weeks}
+    table: dict[date, dict[str, Any]] = {
+        week: {"week": week.isoformat(), **dict.fromkeys(SERIES, 0), "views": 0, "leads": 0} for week in weeks
+    }
     downloads = 0
     for week, form, _lang, count in _weekly_counts(start):
         if week in table:
@@ -432,11 +435,12 @@ def traffic_rows(q: TrafficQuery) -> list[dict[str, str]]:
 
 def mail_overview(limit: int = 50) -> tuple[dict[str, Any], list[dict[str, str]]]:
     """The health report (same function as GET /api/v1/health) and the latest failed mail."""
-    from marketing_site.api.health import health_report
-
     with new_session() as session:
         failed = session.scalars(
-            select(OutboxMessage).where(OutboxMessage.status == "failed").order_by(OutboxMessage.id.desc()).limit(limit)  # type: ignore[union-attr]
+            select(OutboxMessage)
+            .where(col(OutboxMessage.status) == "failed")
+            .order_by(col(OutboxMessage.id).desc())
+            .limit(limit)
         ).all()
         rows = [
             {
@@ -487,7 +491,7 @@ def _record(model: Any, exclude: tuple[str, ...] = ()) -> dict[str, Any]:
 
 
 def _leads_of(email: str):
-    return select(Lead.id).where(func.lower(Lead.email) == email)
+    return select(col(Lead.id)).where(func.lower(col(Lead.email)) == email)
 
 
 def _find_leads(session: Session, email: str) -> list[dict[str, Any]]:
@@ -495,19 +499,19 @@ def _find_leads(session: Session, email: str) -> list[dict[str, Any]]:
 
 
 def _erase_leads(session: Session, email: str) -> int:
-    return session.execute(delete(Lead).where(func.lower(Lead.email) == email)).rowcount
+    return rows_changed(session.execute(delete(Lead).where(func.lower(Lead.email) == email)))
 
 
 def _outbox_condition(email: str):
     return or_(
-        OutboxMessage.lead_id.in_(_leads_of(email)),  # type: ignore[union-attr]
+        col(OutboxMessage.lead_id).in_(_leads_of(email)),
         func.lower(OutboxMessage.reply_to) == email,
         func.lower(OutboxMessage.mail_to) == email,
     )
 
 
 def _find_bookings(session: Session, email: str) -> list[dict[str, Any]]:
-    return [_record(b) for b in session.scalars(select(Booking).where(Booking.lead_id.in_(_leads_of(email))))]  # type: ignore[attr-defined]
+    return [_record(b) for b in session.scalars(select(Booking).where(col(Booking.lead_id).in_(_leads_of(email))))]
 
 
 def _erase_bookings(session: Session, email: str) -> int:
@@ -522,7 +526,7 @@ def _find_outbox(session: Session, email: str) -> list[dict[str, Any]]:
 
 
 def _erase_outbox(session: Session, email: str) -> int:
-    return session.execute(delete(OutboxMessage).where(_outbox_condition(email))).rowcount
+    return rows_changed(session.execute(delete(OutboxMessage).where(_outbox_condition(email))))
 
 
 def _sessions_of(session: Session, email: str) -> Iterator[AuthSession]:
@@ -545,7 +549,7 @@ def _erase_sessions(session: Session, email: str) -> int:
     hashes = [r.id_hash for r in _sessions_of(session, email)]
     if not hashes:
         return 0
-    return session.execute(delete(AuthSession).where(AuthSession.id_hash.in_(hashes))).rowcount  # type: ignore[attr-defined]
+    return rows_changed(session.execute(delete(AuthSession).where(col(AuthSession.id_hash).in_(hashes))))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -626,7 +630,7 @@ def erase_subject(operator: Operator, email: str) -> dict[str, int]:
         logger.exception("data-subject erasure failed ref=%s by %s, rolled back", reference, operator.sub)
         try:
             with new_session() as session, session.begin():
-                _audit(session, operator, "erase-failed", subject, {"ref": reference})  # type: ignore[dict-item]
+                _audit(session, operator, "erase-failed", subject, {"ref": reference})  # type: ignore[dict-item]  # the audit detail is JSON: a str value is fine
         except Exception:
             logger.exception("audit entry of the failed erasure ref=%s not written", reference)
         raise ErasureFailed(reference) from error
@@ -647,9 +651,7 @@ def audit_export(operator: Operator, f: LeadFilter, count: int) -> None:
 
 def audit_entries(limit: int = 50) -> list[dict[str, str]]:
     with new_session() as session:
-        entries = session.scalars(
-            select(ConsoleAudit).order_by(ConsoleAudit.id.desc()).limit(limit)  # type: ignore[union-attr]
-        ).all()
+        entries = session.scalars(select(ConsoleAudit).order_by(col(ConsoleAudit.id).desc()).limit(limit)).all()
         return [
             {
                 "id": str(e.id),

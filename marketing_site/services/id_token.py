@@ -104,6 +104,11 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _number(value: Any) -> int | float | None:
+    """A JSON number (a boolean is not one), else None."""
+    return value if _is_number(value) else None
+
+
 def check_claims(
     claims: Mapping[str, Any],
     *,
@@ -132,10 +137,10 @@ def check_claims(
         raise IdTokenError("azp", "authorized party is not the client")
     if nonce is not None and claims.get("nonce") != nonce:
         raise IdTokenError("nonce", "nonce does not match the login transaction")
-    exp, iat = claims.get("exp"), claims.get("iat")
-    if not _is_number(exp):
+    exp, iat = _number(claims.get("exp")), _number(claims.get("iat"))
+    if exp is None:
         raise IdTokenError("exp_type", "expiry is not a number")
-    if not _is_number(iat):
+    if iat is None:
         raise IdTokenError("iat_type", "issued-at is not a number")
     if now > exp + leeway:
         raise IdTokenError("expired", "token has expired")
@@ -143,8 +148,8 @@ def check_claims(
     if nbf is not None and (not _is_number(nbf) or now < nbf - leeway):
         raise IdTokenError("nbf", "token is not valid yet")
     if max_age is not None:
-        auth_time = claims.get("auth_time")
-        if not _is_number(auth_time):
+        auth_time = _number(claims.get("auth_time"))
+        if auth_time is None:
             raise IdTokenError("auth_time", "max_age requested and auth_time missing")
         if now > auth_time + max_age + leeway:
             raise IdTokenError("auth_time", "authentication is older than max_age")

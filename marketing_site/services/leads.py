@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Annotated, Any
 
 import idna
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
@@ -99,7 +99,7 @@ def _contact(description: str | None = None, **schema: str) -> Any:
         min_length=1,
         max_length=MAX_FIELD_LENGTH,
         description=description,
-        json_schema_extra=schema or None,
+        json_schema_extra=dict[str, JsonValue](schema) or None,
     )
 
 
@@ -140,7 +140,7 @@ class ContactFields(BaseModel):
     @classmethod
     def _matches_rule(cls, value: str, info: ValidationInfo) -> str:
         """The field's pattern, matched whole; the value cleaned: stripped, tabs as spaces, NFC."""
-        pattern = _COMPILED.get(info.field_name)
+        pattern = _COMPILED.get(info.field_name or "")
         if pattern is None:  # a field of a subclass (LeadInput's form, lang)
             return value
         if not pattern.fullmatch(value):
@@ -249,7 +249,7 @@ def validate_contact(values: Mapping[str, Any], lang: str = "fr") -> ContactChec
         cleaned = ContactFields.model_validate(values).model_dump()
     except ValidationError as refused:
         return ContactCheck(
-            values={}, errors={error["loc"][0]: messages[_message_key(error)] for error in refused.errors()}
+            values={}, errors={str(error["loc"][0]): messages[_message_key(error)] for error in refused.errors()}
         )
     errors: dict[str, str] = {}
     email_ascii = ""
@@ -327,6 +327,7 @@ def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, st
         return None, errors
     return (
         LeadInput.model_construct(
+            None,  # every field is set
             form=form or "",
             lang=lang,
             email_ascii=contact.email_ascii,
@@ -422,10 +423,11 @@ def _store(lead: LeadInput, key: str) -> int:
             form=lead.form,
             lang=lead.lang,
             **{name: getattr(lead, name) for name in FIELDS},
-            **lead.attribution,
+            **dict[str, Any](lead.attribution),
         )
         session.add(row)
         session.flush()
+        assert row.id is not None  # the flush gave the row its id
         session.add(
             OutboxMessage(
                 lead_id=row.id,
@@ -438,4 +440,4 @@ def _store(lead: LeadInput, key: str) -> int:
                 next_attempt_at=utcnow(),
             )
         )
-        return row.id  # type: ignore[return-value]
+        return row.id

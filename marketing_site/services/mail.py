@@ -25,9 +25,9 @@ from pathlib import Path
 import aiosmtplib
 from icalendar import Calendar
 from sqlalchemy import or_, update
-from sqlmodel import select
+from sqlmodel import col, select
 
-from marketing_site.db import new_session
+from marketing_site.db import new_session, rows_changed
 from marketing_site.db.leads import OutboxMessage, utcnow
 from marketing_site.settings import get_settings
 
@@ -121,14 +121,14 @@ def claim_due(now: datetime, limit: int = BATCH) -> list[OutboxMessage]:
     claimed = []
     # Long enough for one delivery attempt; a worker that died mid-way frees it when it ends.
     lease = timedelta(seconds=get_settings().smtp_timeout_seconds * 2 + 10)
-    free = or_(OutboxMessage.locked_until.is_(None), OutboxMessage.locked_until < now)  # type: ignore[union-attr]
+    free = or_(col(OutboxMessage.locked_until).is_(None), col(OutboxMessage.locked_until) < now)
     with new_session() as session:
         candidates = session.exec(
             select(OutboxMessage.id)
-            .where(OutboxMessage.status.in_(("pending", "sending")))  # type: ignore[attr-defined]
+            .where(col(OutboxMessage.status).in_(("pending", "sending")))
             .where(OutboxMessage.next_attempt_at <= now)
             .where(free)
-            .order_by(OutboxMessage.next_attempt_at)
+            .order_by(col(OutboxMessage.next_attempt_at))
             .limit(limit)
         ).all()
     for message_id in candidates:
@@ -136,29 +136,33 @@ def claim_due(now: datetime, limit: int = BATCH) -> list[OutboxMessage]:
         with new_session() as session, session.begin():
             result = session.execute(
                 update(OutboxMessage)
-                .where(OutboxMessage.id == message_id)
-                .where(OutboxMessage.status.in_(("pending", "sending")))  # type: ignore[attr-defined]
+                .where(col(OutboxMessage.id) == message_id)
+                .where(col(OutboxMessage.status).in_(("pending", "sending")))
                 .where(free)
                 .values(status="sending", locked_until=now + lease, attempts=OutboxMessage.attempts + 1)
             )
-            if result.rowcount == 1:
-                claimed.append(session.get(OutboxMessage, message_id, populate_existing=True))
+            if rows_changed(result) == 1:
+                message = session.get(OutboxMessage, message_id, populate_existing=True)
+                if message is not None:  # claimed in this transaction: it exists
+                    claimed.append(message)
     return claimed
 
 
 def _record(message_id: int, **values) -> None:
     with new_session() as session, session.begin():
-        session.execute(update(OutboxMessage).where(OutboxMessage.id == message_id).values(**values))
+        session.execute(update(OutboxMessage).where(col(OutboxMessage.id) == message_id).values(**values))
 
 
 async def send_one(message: OutboxMessage) -> str:
     """Deliver a claimed message and record the outcome; returns the new status."""
     settings = get_settings()
+    message_id = message.id
+    assert message_id is not None  # a claimed message is a stored row
     try:
         await deliver(compose(message))
     except PermanentFailure as error:
         log.error("outbox message %s refused permanently: %s", message.id, error)
-        await asyncio.to_thread(_record, message.id, status="failed", locked_until=None, last_error=str(error)[:500])
+        await asyncio.to_thread(_record, message_id, status="failed", locked_until=None, last_error=str(error)[:500])
         return "failed"
     except TemporaryFailure as error:
         if message.attempts >= settings.outbox_max_attempts:
@@ -170,10 +174,10 @@ async def send_one(message: OutboxMessage) -> str:
             )
         log.warning("outbox message %s attempt %s failed: %s", message.id, message.attempts, error)
         await asyncio.to_thread(
-            _record, message.id, status=status, locked_until=None, next_attempt_at=next_at, last_error=str(error)[:500]
+            _record, message_id, status=status, locked_until=None, next_attempt_at=next_at, last_error=str(error)[:500]
         )
         return status
-    await asyncio.to_thread(_record, message.id, status="sent", locked_until=None, sent_at=utcnow(), last_error=None)
+    await asyncio.to_thread(_record, message_id, status="sent", locked_until=None, sent_at=utcnow(), last_error=None)
     log.info("outbox message %s sent", message.id)
     return "sent"
 

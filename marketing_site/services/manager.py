@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import httpx
+import httpx2
 
 from marketing_site.settings import Settings, get_settings
 
@@ -44,9 +44,9 @@ async def register_environment(body: dict[str, str], access_token: str, settings
         raise RegistrationFailed("MANAGER_SERVICE_URL is not set")
     url = settings.manager_service_url.rstrip("/") + REGISTER_PATH
     try:
-        async with httpx.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS) as http:
+        async with httpx2.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS) as http:
             response = await http.post(url, json=body, headers={"Authorization": f"Bearer {access_token}"})
-    except httpx.HTTPError as error:
+    except httpx2.HTTPError as error:
         raise RegistrationFailed(f"manager service unreachable: {error!r}") from error
     if not response.is_success:
         raise RegistrationFailed(f"manager service answered {response.status_code}")

@@ -11,18 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-import httpx
+import httpx2
 from authlib.integrations.base_client.errors import OAuthError
-
-with warnings.catch_warnings():  # authlib 1.9 warns that it prefers httpx2; httpx works
-    warnings.simplefilter("ignore")
-    from authlib.integrations.httpx_client import AsyncOAuth2Client
+from authlib.integrations.httpx_client import AsyncOAuth2Client
 
 from marketing_site.services import id_token as id_tokens
 from marketing_site.services import sessions
@@ -140,11 +136,11 @@ class RelyingParty:
             raise ConfigurationError("OIDC_ISSUER and OIDC_CLIENT_ID are not set")
         url = self.issuer.rstrip("/") + "/.well-known/openid-configuration"
         try:
-            async with httpx.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS) as http:
+            async with httpx2.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS) as http:
                 response = await http.get(url)
                 response.raise_for_status()
                 metadata = response.json()
-        except (httpx.HTTPError, ValueError) as error:
+        except (httpx2.HTTPError, ValueError) as error:
             raise LoginFailed(f"discovery failed: {error}") from error
         if not isinstance(metadata, dict) or metadata.get("issuer") != self.issuer:
             found = metadata.get("issuer") if isinstance(metadata, dict) else None
@@ -160,11 +156,11 @@ class RelyingParty:
             return self._jwks
         metadata = await self.metadata()
         try:
-            async with httpx.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS) as http:
+            async with httpx2.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS) as http:
                 response = await http.get(metadata["jwks_uri"])
                 response.raise_for_status()
                 self._jwks = response.json()
-        except (httpx.HTTPError, ValueError) as error:
+        except (httpx2.HTTPError, ValueError) as error:
             raise LoginFailed(f"could not fetch the provider's keys: {error}") from error
         return self._jwks
 
@@ -225,9 +221,9 @@ class RelyingParty:
                 raise ProviderRejected(
                     error.description or error.error, error=error.error or "", description=error.description or ""
                 ) from error
-            except httpx.HTTPStatusError as error:
+            except httpx2.HTTPStatusError as error:
                 raise ProviderRejected(f"token endpoint answered {error.response.status_code}") from error
-            except (httpx.TransportError, ValueError) as error:
+            except (httpx2.TransportError, ValueError) as error:
                 last_error = error
                 logger.warning("token request attempt %d/%d failed: %r", attempt, TOKEN_ATTEMPTS, error)
         raise TokenFailed(f"token endpoint unreachable after {TOKEN_ATTEMPTS} attempts: {last_error!r}")
@@ -236,14 +232,19 @@ class RelyingParty:
         raw = token.get("id_token")
         if not isinstance(raw, str):
             raise LoginFailed("the token response has no id_token")
-        options = {"issuer": self.issuer, "client_id": self.client_id, "nonce": nonce, "max_age": max_age}
+
+        def validate(jwks: dict[str, Any]) -> dict[str, Any]:
+            return id_tokens.validate(
+                raw, jwks=jwks, issuer=self.issuer, client_id=self.client_id, nonce=nonce, max_age=max_age
+            )
+
         try:
-            return id_tokens.validate(raw, jwks=await self.jwks(), **options)
+            return validate(await self.jwks())
         except id_tokens.IdTokenError as error:
             if error.reason != "key":
                 raise LoginFailed(str(error)) from error
         try:  # the provider may have rotated its keys: fetch them once more
-            return id_tokens.validate(raw, jwks=await self.jwks(refresh=True), **options)
+            return validate(await self.jwks(refresh=True))
         except id_tokens.IdTokenError as error:
             raise LoginFailed(str(error)) from error
 

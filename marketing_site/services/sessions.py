@@ -21,7 +21,7 @@ from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
 from sqlalchemy import Engine
-from sqlmodel import Session, delete, select
+from sqlmodel import Session, col, delete, select
 
 from marketing_site.db import get_engine
 from marketing_site.db.auth import AuthSession, LoginTransaction
@@ -31,10 +31,10 @@ from marketing_site.settings import PROJECT_ROOT, get_settings
 logger = logging.getLogger(__name__)
 
 # Names and lifetimes of the cookies come from the one list the privacy policy shows.
-TRANSACTION_LIFETIME_SECONDS = site_storage.LOGIN_BINDING.lifetime_seconds  # SPEC §9: 1 day
-MARKER_LIFETIME_SECONDS = site_storage.MARKER.lifetime_seconds  # SPEC §9: the marker lasts 1 day
-SESSION_LIFETIME_SECONDS = site_storage.SESSION.lifetime_seconds  # the session ends with its marker
-ERROR_LIFETIME_SECONDS = site_storage.LOGIN_ERROR.lifetime_seconds
+TRANSACTION_LIFETIME_SECONDS = site_storage.LOGIN_BINDING.cookie_seconds  # SPEC §9: 1 day
+MARKER_LIFETIME_SECONDS = site_storage.MARKER.cookie_seconds  # SPEC §9: the marker lasts 1 day
+SESSION_LIFETIME_SECONDS = site_storage.SESSION.cookie_seconds  # the session ends with its marker
+ERROR_LIFETIME_SECONDS = site_storage.LOGIN_ERROR.cookie_seconds
 
 SESSION_COOKIE = site_storage.SESSION.name  # HttpOnly: the opaque session id
 MARKER_COOKIE = site_storage.MARKER.name  # readable, not secret: "was authenticated"
@@ -155,8 +155,8 @@ def take_transaction(state: str, binding: str | None, now: float | None = None) 
 def purge_expired(now: float | None = None) -> None:
     now = time.time() if now is None else now
     with Session(engine()) as db:
-        db.exec(delete(LoginTransaction).where(LoginTransaction.created_at < now - TRANSACTION_LIFETIME_SECONDS))
-        db.exec(delete(AuthSession).where(AuthSession.expires_at < now))
+        db.exec(delete(LoginTransaction).where(col(LoginTransaction.created_at) < now - TRANSACTION_LIFETIME_SECONDS))
+        db.exec(delete(AuthSession).where(col(AuthSession.expires_at) < now))
         db.commit()
 
 
@@ -213,6 +213,16 @@ def load_session(session_id: str | None, now: float | None = None) -> AuthSessio
 
 def user_of(record: AuthSession) -> dict[str, Any]:
     return json.loads(record.user_json)
+
+
+def roles_of(claims: dict[str, Any], claim: str) -> list[str]:
+    """The roles in a user's claims (`claim` holds one name or a list of names)."""
+    value = claims.get(claim)
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [role for role in value if isinstance(role, str)]
+    return []
 
 
 def tokens_of(record: AuthSession) -> Tokens | None:

@@ -28,6 +28,13 @@ class StoredItem:
     # visitor clears it (localStorage).
     lifetime_seconds: int | None
 
+    @property
+    def cookie_seconds(self) -> int:
+        """The Max-Age of a cookie (every cookie here has one)."""
+        if self.lifetime_seconds is None:
+            raise ValueError(f"{self.name} is not a cookie with a lifetime")
+        return self.lifetime_seconds
+
 
 CONSENT = StoredItem("consent", "nereo_consent", "cookie", "necessary", 182 * DAY)
 SESSION = StoredItem("session", "nereo_session", "cookie", "necessary", DAY)

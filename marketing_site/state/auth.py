@@ -23,6 +23,7 @@ import reflex as rx
 from marketing_site import routes
 from marketing_site.i18n import lookup
 from marketing_site.services import oidc, sessions
+from marketing_site.services.sessions import roles_of
 from marketing_site.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
@@ -47,15 +48,6 @@ ADVISOR, INVESTOR = "ADVISOR", "INVESTOR"
 def error_message(code: str) -> str:
     """The spec's text for an error code (identical in both catalogues)."""
     return lookup("en", f"auth.error.{code}")
-
-
-def roles_of(claims: dict[str, Any], claim: str) -> list[str]:
-    value = claims.get(claim)
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [role for role in value if isinstance(role, str)]
-    return []
 
 
 def public_user(claims: dict[str, Any], roles_claim: str) -> dict[str, Any]:

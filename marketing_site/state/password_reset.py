@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import httpx
+import httpx2
 import reflex as rx
 
 from marketing_site.settings import get_settings
@@ -50,14 +50,14 @@ class PasswordResetState(rx.State):
         self.busy = True
         yield
         try:
-            async with httpx.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS) as http:
+            async with httpx2.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS) as http:
                 response = await http.post(
                     settings.oidc_password_reset_url,
                     json={"client_id": settings.oidc_client_id, "email": email},
                 )
             accepted = response.is_success
             logger.info("password reset requested: provider answered %s", response.status_code)
-        except httpx.HTTPError as error:
+        except httpx2.HTTPError as error:
             accepted = False
             logger.warning("password reset request failed: %r", error)
         self.outcome = REQUESTED if accepted else FAILED

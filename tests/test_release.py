@@ -1,0 +1,114 @@
+"""The release archive: unpacked in a temporary folder, installed, migrated, served, and a lead
+posted to it (issue 23 item 4). It packs the test build (`make test` made it), as
+`make release` packs the production one; nothing here builds the frontend again.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import tarfile
+import time
+from pathlib import Path
+
+import httpx2
+from lead_payloads import lead_payload
+from servers import BIN, ROOT, free_port
+
+# What a server's environment holds: no project settings of the developer's shell, no .venv or
+# .tools on PATH (no bun: a build would fail), only the machine's certificates for PyPI.
+MACHINE = ("HOME", "LANG", "SSL_CERT_FILE", "SSL_CERT_DIR", "PIP_CERT", "PIP_FIND_LINKS", "REQUESTS_CA_BUNDLE")
+
+
+def server_environment(**settings: str) -> dict[str, str]:
+    env = {name: os.environ[name] for name in MACHINE if name in os.environ}
+    env["PATH"] = "/usr/local/bin:/usr/bin:/bin"
+    env.update(settings)
+    return env
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, float]]:
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime) for p in folder.rglob("*") if p.is_file()}
+
+
+def test_release_unpacks_installs_migrates_serves_and_takes_a_lead(tmp_path):
+    made = subprocess.run(
+        [str(BIN / "python"), "scripts/release.py", "--out", str(tmp_path / "dist")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    [archive] = (tmp_path / "dist").glob("nereo-marketing-site-*.tar.gz")
+    with tarfile.open(archive) as tar:
+        members = {m.name: m for m in tar.getmembers()}
+        release = tmp_path / "release"
+        tar.extractall(release, filter="tar")
+    assert not [n for n in members if n.startswith("tests/") or n in ("Makefile", "pytest.ini")]
+    assert [n for n in members if n.startswith("scripts/")] == ["scripts/nginx_maps.py"]
+    for executable in ("install", "migrate", "serve"):
+        assert members[executable].mode & 0o111, executable
+    assert "deploy/README.md" in members
+    site_url = (release / "RELEASE").read_text().split("site_url ")[1].strip()
+
+    installed = subprocess.run(
+        ["./install"], cwd=release, env=server_environment(), capture_output=True, text=True, check=False
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    python = release / ".venv" / "bin" / "python"
+    for absent in ("pytest", "playwright", "oidc_provider_mock", "schemathesis"):
+        found = subprocess.run([str(python), "-c", f"import {absent}"], capture_output=True, check=False)
+        assert found.returncode != 0, f"{absent} is installed by ./install"
+
+    port = free_port()
+    database = tmp_path / "site.db"
+    settings = server_environment(
+        DATABASE_URL=f"sqlite:///{database}",
+        MAIL_SINK_DIR=str(tmp_path / "mail"),
+        PORT=str(port),
+        SITE_URL=site_url,
+        WORKERS="2",
+        LOG_LEVEL="WARNING",
+    )
+    migrated = subprocess.run(["./migrate"], cwd=release, env=settings, capture_output=True, text=True, check=False)
+    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+
+    build = snapshot(release / ".web")
+    log = (tmp_path / "serve.log").open("wb")
+    began = time.monotonic()
+    serving = subprocess.Popen(["./serve"], cwd=release, env=settings, stdout=log, stderr=subprocess.STDOUT)
+    log.close()
+    url = f"http://127.0.0.1:{port}"
+    try:
+        answered_after = None
+        while time.monotonic() - began < 120 and serving.poll() is None:
+            try:
+                if httpx2.get(url + "/ping", timeout=2).status_code == 200:
+                    answered_after = time.monotonic() - began
+                    break
+            except httpx2.HTTPError:
+                time.sleep(0.2)
+        assert answered_after is not None, (tmp_path / "serve.log").read_text()[-3000:]
+        print(f"./serve answered after {answered_after:.1f} s")
+
+        children = Path(f"/proc/{serving.pid}/task/{serving.pid}/children").read_text().split()
+        assert len(children) == 2, "WORKERS=2 gives two backend workers"
+        assert httpx2.get(url + "/").status_code == 200
+        email = f"release-{time.time_ns()}@example.com"
+        response = httpx2.post(url + "/api/v1/mail/send", json=lead_payload(email=email), timeout=30)
+        assert response.status_code == 200, response.text
+        with sqlite3.connect(database) as db:
+            assert db.execute("SELECT COUNT(*) FROM lead WHERE email = ?", (email,)).fetchone() == (1,)
+        # It built nothing: the prebuilt frontend is as unpacked.
+        assert snapshot(release / ".web" / "build") == {
+            k.removeprefix("build/"): v for k, v in build.items() if k.startswith("build/")
+        }
+    finally:
+        serving.send_signal(signal.SIGTERM)
+        try:
+            serving.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            serving.kill()
