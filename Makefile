@@ -14,7 +14,7 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test bench build install chromium nginx fonts documents migrate clean audit load faults lint
+.PHONY: run dev test bench bench-visitors build install chromium nginx fonts documents migrate clean audit load faults lint
 # Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
 WORKERS ?= 1
 
@@ -124,6 +124,12 @@ $(TOOLS)/node_modules/.bin/lighthouse:
 bench: migrate chromium $(TOOLS)/node_modules/.bin/lighthouse
 	$(MAKE) --no-print-directory build PORT=$(PORT)
 	PORT=$(PORT) $(BIN)/python scripts/bench_lighthouse.py
+
+# Simultaneous visitors through nginx: anonymous, nginx alone, logged in (a benchmark: it prints).
+VISITORS ?= 200 1000 2000
+bench-visitors: migrate chromium nginx
+	$(MAKE) --no-print-directory build PORT=$(PORT)
+	$(BIN)/python scripts/bench_visitors.py --visitors $(VISITORS)
 
 clean:
 	rm -rf .web .states var test-artifacts

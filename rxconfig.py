@@ -18,6 +18,8 @@ config = rx.Config(
     deploy_url=settings.site_origin,
     cors_allowed_origins=[settings.site_origin],
     db_url=settings.database_url,
+    # How long a tab's state outlives its last event, in every state manager (not only Redis).
+    redis_token_expiration=settings.state_expiry_seconds,
     # Precompressed at build time; exact_paths serves brotli first, then gzip.
     frontend_compression_formats=["brotli", "gzip"],
     plugins=[ExactPathPlugin(), SiteFrontendPlugin()],

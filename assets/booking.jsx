@@ -8,6 +8,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import { ContactFields, checkFields } from "./lead_form.jsx";
+import { visitAttribution } from "./site_ui.jsx";
 
 const SLOTS_URL = "/api/v1/booking/slots";
 const BOOK_URL = "/api/v1/booking";
@@ -196,7 +197,7 @@ export function BookingScheduler({
       response = await fetch(BOOK_URL, {
         method: "POST",
         headers: { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey.current },
-        body: JSON.stringify({ ...values, slot, lang, timezone: zone }),
+        body: JSON.stringify({ ...values, slot, lang, timezone: zone, attribution: visitAttribution() }),
       });
       body = await response.json().catch(() => ({}));
     } catch (networkError) {

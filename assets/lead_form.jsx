@@ -12,6 +12,7 @@
 // the field, in the page's language, and nothing is sent.
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
+import { visitAttribution } from "./site_ui.jsx";
 
 const THANKS_DELAY_MS = 1200;
 
@@ -161,6 +162,7 @@ export function LeadForm({
           mailSent: mailSent === true,
           error,
           elapsedMs: Date.now() - startedAt.current,
+          attribution: visitAttribution(),
         }),
       });
       status = response.status;

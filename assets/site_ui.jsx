@@ -11,9 +11,63 @@ import {
 } from "react";
 import { useLocation, useNavigate } from "react-router";
 
+// First-party audience measurement (docs/audience.md): one beacon per page view, client-side
+// navigations included, to a plain route (no websocket). It carries the path, the page's
+// language, the visit's referring host and UTM tags, and a device class from the viewport
+// width: nothing else, and nothing is written to cookies or storage. The visit's attribution
+// lives in this module's memory (it ends with the tab or a reload) and the lead and booking
+// forms send it with their fields. Global Privacy Control, Do Not Track and the privacy
+// policy's opt-out (the only key this writes, and only when asked) mean nothing is sent.
+export const AUDIENCE_OPT_OUT_KEY = "nereo_audience_opt_out";
+const UTM_TAGS = ["utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term"];
+let visit = null;
+
+export function measurementRefused() {
+  if (navigator.globalPrivacyControl === true) return "gpc";
+  if (navigator.doNotTrack === "1" || window.doNotTrack === "1") return "dnt";
+  try {
+    if (window.localStorage.getItem(AUDIENCE_OPT_OUT_KEY) === "1") return "opt-out";
+  } catch (blocked) {
+    // storage disabled: no opt-out can have been recorded
+  }
+  return "";
+}
+
+// Where this visit came from: its first page, the referring site's host (not its URL) and the
+// UTM tags of the address it landed on. Empty when the visitor refuses measurement.
+export function visitAttribution() {
+  if (measurementRefused()) return {};
+  if (visit === null) {
+    const params = new URLSearchParams(window.location.search);
+    let referrer = "";
+    try {
+      const host = document.referrer ? new URL(document.referrer).hostname : "";
+      referrer = host === window.location.hostname ? "" : host;
+    } catch (notUrl) {
+      referrer = "";
+    }
+    visit = { landing_page: window.location.pathname, referrer };
+    for (const tag of UTM_TAGS) visit[tag] = (params.get(tag) || "").slice(0, 100);
+  }
+  return visit;
+}
+
+function sendPageView(lang) {
+  const attribution = visitAttribution();
+  if (!attribution.landing_page || !navigator.sendBeacon) return;
+  const width = window.innerWidth;
+  const { landing_page: _landing, ...source } = attribution;
+  const device = width < 768 ? "mobile" : width < 1024 ? "tablet" : "desktop";
+  navigator.sendBeacon("/api/v1/audience", JSON.stringify({ path: window.location.pathname, lang, device, ...source }));
+}
+
 // Wraps every page: sets <html lang>, scrolls to the top (or to the #anchor) on mount,
-// and plays the 300 ms fade-and-scale entrance (CSS class `page-enter`).
+// plays the 300 ms fade-and-scale entrance (CSS class `page-enter`) and counts the view.
 export function PageFrame({ lang, children, className }) {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    sendPageView(lang);
+  }, [pathname]);
   useEffect(() => {
     document.documentElement.lang = lang;
     const id = decodeURIComponent(window.location.hash.slice(1));
@@ -36,7 +90,10 @@ export function SiteHeader({ variant, menuLabel, closeLabel, children }) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   useEffect(() => {
-    const onScroll = () => setScrolled(window.scrollY > 8);
+    // The scrolled bar is 12 px shorter, which moves the page under the reader by as much: one
+    // threshold would flip the style every frame near it (scroll anchoring), so the bar turns
+    // compact past 24 px and back only under 4 px.
+    const onScroll = () => setScrolled((was) => (was ? window.scrollY > 4 : window.scrollY > 24));
     onScroll();
     window.addEventListener("scroll", onScroll, { passive: true });
     return () => window.removeEventListener("scroll", onScroll);
@@ -215,4 +272,37 @@ function followClientLink(event, navigate) {
   const here = window.location.pathname + window.location.search + window.location.hash;
   const url = new URL(to, window.location.href);
   navigate(to, { replace: url.pathname + url.search + url.hash === here });
+}
+
+// The privacy policy's opt-out: says whether this browser is measured and switches it. The
+// choice is the one key the measurement may write (`nereo_audience_opt_out`, only on request).
+export function AudienceOptOut({ measuredText, refusedText, signalText, optOutLabel, optInLabel }) {
+  const [state, setState] = useState("");
+  useEffect(() => setState(measurementRefused() || "measured"), []);
+  const choose = (optOut) => {
+    try {
+      if (optOut) window.localStorage.setItem(AUDIENCE_OPT_OUT_KEY, "1");
+      else window.localStorage.removeItem(AUDIENCE_OPT_OUT_KEY);
+    } catch (blocked) {
+      return;
+    }
+    setState(measurementRefused() || "measured");
+  };
+  if (!state) return null;
+  if (state === "gpc" || state === "dnt") {
+    return (
+      <p className="audience-opt-out" role="status" data-state={state}>
+        {signalText}
+      </p>
+    );
+  }
+  const measured = state === "measured";
+  return (
+    <p className="audience-opt-out" data-state={state}>
+      <span role="status">{measured ? measuredText : refusedText}</span>{" "}
+      <button type="button" className="btn btn--secondary" onClick={() => choose(measured)}>
+        {measured ? optOutLabel : optInLabel}
+      </button>
+    </p>
+  );
 }

@@ -8,6 +8,7 @@
     python -m marketing_site.ops bookings
     python -m marketing_site.ops subject EMAIL
     python -m marketing_site.ops erase EMAIL --yes
+    python -m marketing_site.ops traffic [--by page|campaign|source|language] [--days N]
 
 They use the database of DATABASE_URL, like the site.
 """
@@ -20,6 +21,7 @@ import getpass
 import json
 import sys
 from collections.abc import Iterable, Sequence
+from datetime import date, timedelta
 
 from sqlalchemy import update
 from sqlmodel import select
@@ -28,8 +30,21 @@ from marketing_site.db import new_session
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services.leads import FIELDS
 
-# The export's columns: the lead form's contact fields (services.leads.ContactFields) in its order.
-LEAD_COLUMNS = ("id", "created_at", "form", "lang", *FIELDS, "flags")
+# The export's columns: the lead form's contact fields (services.leads.ContactFields) in its order,
+# then where the visit came from (the content and term tags stay in the console and the mail).
+LEAD_COLUMNS = (
+    "id",
+    "created_at",
+    "form",
+    "lang",
+    *FIELDS,
+    "flags",
+    "landing_page",
+    "referrer",
+    "utm_source",
+    "utm_medium",
+    "utm_campaign",
+)
 
 
 def list_leads(form: str | None, limit: int) -> list[Lead]:
@@ -60,6 +75,20 @@ def _csv_safe(value) -> str:
     """Neutralise spreadsheet formulas a visitor could have typed into a field."""
     text = "" if value is None else str(value)
     return "'" + text if text[:1] in ("=", "+", "-", "@") and not text[1:2].isdigit() else text
+
+
+def write_traffic_csv(out, by: str, days: int, today: date | None = None) -> int:
+    """Views and leads of the last `days` days (today included) per page, campaign, source or
+    language, as CSV: the grouping column, `views`, `leads`."""
+    from marketing_site.services.audience import traffic
+
+    last = today or utcnow().date()
+    rows = traffic(by, last - timedelta(days=days - 1), last)
+    writer = csv.writer(out)
+    writer.writerow((by, "views", "leads"))
+    for row in rows:
+        writer.writerow((_csv_safe(row.key), row.views, row.leads))
+    return len(rows)
 
 
 def list_outbox(status: str | None) -> list[OutboxMessage]:
@@ -132,6 +161,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     erase = commands.add_parser("erase", help="erase everything held for an email, like the console (audited)")
     erase.add_argument("email")
     erase.add_argument("--yes", action="store_true", help="confirm the erasure (required)")
+    traffic = commands.add_parser("traffic", help="page views and leads of the last N days as CSV")
+    traffic.add_argument("--by", choices=("page", "campaign", "source", "language"), default="page")
+    traffic.add_argument("--days", type=int, default=30, help="the last N days, today included (default 30)")
     args = parser.parse_args(argv)
 
     if args.command == "leads":
@@ -163,6 +195,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{booking.id:>6}  {booking.starts_at:%Y-%m-%d %H:%M} UTC  {booking.lang}  {booking.visitor_timezone:<22}"
                 f" {lead.firstname} {lead.name} <{lead.email}>  {lead.company}  {lead.phone}"
             )
+    elif args.command == "traffic":
+        if args.days < 1:
+            parser.error("--days must be at least 1")
+        write_traffic_csv(sys.stdout, args.by, args.days)
     elif args.command == "purge":
         from marketing_site.services.retention import purge_leads
         from marketing_site.settings import get_settings
@@ -173,7 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"{verb} {result.leads} lead(s) and {result.mails} mail(s) of {result.prospects} prospect(s)"
             f" with no contact since {result.cutoff:%Y-%m-%d} ({months} months),"
-            f" demo bookings included: {result.bookings}"
+            f" demo bookings included: {result.bookings};"
+            f" {verb} {result.view_days} daily audience total(s) before {result.views_cutoff:%Y-%m-%d}"
         )
     else:
         print(f"{retry(args.id, args.failed)} message(s) queued again")

@@ -31,6 +31,10 @@ class Page:
     indexable: bool = True
     # Only for a logged-in visitor: anyone else is sent to the identity provider.
     protected: bool = False
+    # Its content comes from the server's state when it loads (an on_load of its own): the
+    # page opens the state websocket for every visitor. Every other page is read without one
+    # (frontend_build.py, 3.); the test of marketing_site.ON_LOAD keeps the two in step.
+    stateful: bool = False
 
     def _own(self, lang: str) -> str | None:
         if lang == "fr":
@@ -56,10 +60,10 @@ HOME = Page("home", fr="/", en="/en/")
 # The spec never names the about page's path; it carries the features overview.
 ABOUT = Page("about", fr="/a-propos")
 PRICING = Page("pricing", fr="/offres-portail-client-et-crm-dédié-a-la-gestion-privée", en="/en/pricing")
-LOGIN = Page("login", fr="/connexion", indexable=False)
-RESET_PASSWORD = Page("reset_password", fr="/reset-password", indexable=False)
+LOGIN = Page("login", fr="/connexion", indexable=False, stateful=True)
+RESET_PASSWORD = Page("reset_password", fr="/reset-password", indexable=False, stateful=True)
 COMPARE = Page("compare", fr="/compare", en="/en/compare")
-FREE_TRIAL = Page("free_trial", fr="/start-free-trial", indexable=False, protected=True)
+FREE_TRIAL = Page("free_trial", fr="/start-free-trial", indexable=False, protected=True, stateful=True)
 DEMO = Page("demo", fr=f"/demo-{PRODUCT_SLUG}", en=f"/en/demo-{PRODUCT_SLUG}")
 LEGAL_NOTICE = Page("legal_notice", fr="/mentions-legales", en="/en/mentions-legales")
 SALES_TERMS = Page("sales_terms", fr="/cgv", en="/en/cgv")
@@ -95,7 +99,7 @@ KYC_DOCUMENTATION = Page("kyc_documentation", fr="/kyc-finance-en-ligne")
 PORTAL_DOCUMENTATION = Page("portal_documentation", fr="/portail-client-banque-privee")
 SUBSCRIPTION = Page("subscription", fr="/souscription-produits-financier")
 # The operators' console: logged-in users with CONSOLE_ROLE only (services/console.py).
-CONSOLE = Page("console", fr="/console", en="/en/console", indexable=False, protected=True)
+CONSOLE = Page("console", fr="/console", en="/en/console", indexable=False, protected=True, stateful=True)
 
 PAGES: tuple[Page, ...] = (
     HOME,

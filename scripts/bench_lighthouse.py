@@ -2,7 +2,7 @@
 
 Serves the production build on loopback (as `make run` does), then runs Lighthouse
 (npm, in .tools/) with Debian's Chromium, mobile default profile:
-  - every indexable route, median of RUNS_OTHER runs (3), the four key pages (French and
+  - every indexable route and the three thank-you pages, median of RUNS_OTHER runs (3), the four key pages (French and
     English home, pricing, the premium-portal feature page) median of RUNS (5);
   - beside each, its "no-JavaScript twin": the same page with `--blocked-url-patterns=*.js`,
     the floor the first paint can reach; the ratio of the two FCPs shows what scripts cost;
@@ -123,7 +123,9 @@ def row(label: str, r: dict, twin: dict | None = None) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--routes", nargs="*", help="only these routes (default: every indexable route)")
+    parser.add_argument(
+        "--routes", nargs="*", help="only these routes (default: every indexable route and the thank-you pages)"
+    )
     parser.add_argument("--all", action="store_true", help="also the pages kept out of search engines")
     parser.add_argument("--runs", type=int, default=int(os.environ.get("RUNS", "5")), help="key pages")
     parser.add_argument("--runs-other", type=int, default=int(os.environ.get("RUNS_OTHER", "3")))
@@ -132,8 +134,10 @@ def main() -> int:
     if not LIGHTHOUSE.exists():
         print("Lighthouse is missing: run `make bench` (it installs lighthouse@12.8.2).", file=sys.stderr)
         return 1
-    indexable = [p for page in routes.PAGES if page.indexable for _, p in page.paths()]
-    paths = args.routes or (routes.all_paths() if args.all else indexable)
+    # The thank-you pages are kept out of search engines, yet every converting visitor sees one.
+    thanks = (routes.THANKS_EBOOK, routes.THANKS_WHITE_PAPER, routes.THANKS_DOCUMENTATION)
+    measured = [p for page in routes.PAGES if page.indexable or page in thanks for _, p in page.paths()]
+    paths = args.routes or (routes.all_paths() if args.all else measured)
     key_pages = [p for p in KEY_PAGES if p in paths]
     server = SiteServer(int(os.environ.get("PORT", free_port())), Path(tempfile.mkdtemp(prefix="bench-")))
     server.migrate()

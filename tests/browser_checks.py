@@ -71,11 +71,13 @@ def price_amounts(page) -> dict[str, str]:
 
 
 def switch_to_alternate_prices_over_websocket(page, site: str) -> None:
-    """Open the French pricing page and send the switch event on the page's own websocket.
+    """Send the switch event on the page's own websocket; the French pricing page shows its result.
 
     The spec shows no trigger for the switch, so the event is emitted on the page's socket
     exactly as the Reflex client would (its router data copied from the page's first
-    event); the backend handler runs and the page shows the alternate set.
+    event); the backend handler runs and the page shows the alternate set. An anonymous
+    reader of the pricing page has no socket (frontend_build.py): the visitor opens the
+    login page first, which connects, then goes to the pricing page client-side.
     """
     from marketing_site.state.pricing import PricingState
 
@@ -92,15 +94,16 @@ def switch_to_alternate_prices_over_websocket(page, site: str) -> None:
         ws.on_message(to_server)
 
     page.route_web_socket(re.compile(r".*/_event/.*"), connect)
-    page.goto(site + quote(routes.PRICING.fr, safe="/"))
+    page.goto(site + quote(routes.LOGIN.fr, safe="/"))
     page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
-    page.wait_for_function("() => document.querySelector('[data-testid=price-engage]')")
     first = None
     for _ in range(100):  # the client connects once hydrated; wait for its first event
         first = next((f for f in relay.get("frames", []) if str(f).startswith("40/_event,")), None)
         if first:
             break
         page.wait_for_timeout(100)
+    page.evaluate("(p) => window.__reactRouterDataRouter.navigate(p)", routes.PRICING.fr)
+    page.wait_for_function("() => document.querySelector('[data-testid=price-engage]')")
     event = json.loads(first.removeprefix("40/_event,"))["event"]
     event["name"] = f"{PricingState.get_full_name()}.use_alternate_prices"
     event["payload"] = {}

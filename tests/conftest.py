@@ -167,6 +167,9 @@ def new_page(browser, page_errors):
         contexts.append(context)
         context.route(PROVIDER_CDN, lambda route: route.abort())
         page = context.new_page()
+        # Every state websocket the page opens (Reflex's /_event/), for the tests that count them.
+        page.state_sockets = []
+        page.on("websocket", lambda ws: page.state_sockets.append(ws.url) if "/_event/" in ws.url else None)
         page.on("pageerror", lambda e: page_errors.append(f"pageerror: {e}"))
         # A failed subresource is an error; a document's own 404 is the page under test.
         page.on(

@@ -319,3 +319,28 @@ def test_scheduler_settings_are_checked_at_start(name, value, message, monkeypat
             settings.get_settings()
     finally:
         settings.get_settings.cache_clear()
+
+
+def test_a_booking_keeps_its_visit_attribution_on_both_rows_and_in_the_sales_mail(scheduler):
+    from marketing_site.db import new_session
+    from marketing_site.db.booking import Booking
+    from marketing_site.db.leads import Lead, OutboxMessage
+
+    [first, *_] = scheduler.available_slots()
+    attribution = {"landing_page": "/", "referrer": "www.linkedin.com", "utm_source": "linkedin", "utm_campaign": "q4"}
+    payload = {**CONTACT, "slot": scheduler.slot_id(first), "attribution": attribution}
+    assert scheduler.book(payload, "10.0.0.1").status == "booked"
+    with new_session() as session:
+        (booking,) = session.exec(select(Booking)).all()
+        (lead,) = session.exec(select(Lead)).all()
+        mails = session.exec(select(OutboxMessage)).all()
+    for row in (booking, lead):
+        assert (row.landing_page, row.referrer, row.utm_source, row.utm_medium, row.utm_campaign) == (
+            "/",
+            "www.linkedin.com",
+            "linkedin",
+            "",
+            "q4",
+        )
+    sales = next(m for m in mails if m.reply_to != scheduler.get_settings().booking_organizer_email)
+    assert "Campagne (utm_campaign) : q4" in sales.body and "Page d'arrivée : /" in sales.body

@@ -174,6 +174,7 @@ def test_book_a_demo_with_the_keyboard_then_cancel_it(lang, new_page, site, site
         [event] = calendar.walk("VEVENT")
         assert method == "CANCEL" and str(event["UID"]) == uid and event["STATUS"] == "CANCELLED"
     assert page_errors == []
+    assert page.state_sockets == []  # the scheduler talks to the JSON API, not to the state
 
 
 @pytest.mark.parametrize("width", [320, 375, 768, 1024, 1440])

@@ -90,6 +90,7 @@ def test_successful_request_downloads_thanks_mails_and_stores(new_page, site, si
     assert request_info.value.post_data_json["text"] == summary
     rows = site_server.query("SELECT firstname, lang FROM lead WHERE email = ? AND form = ?", email, form_key)
     assert rows == [("Camille", "fr")]
+    assert page.state_sockets == []  # the form and its thank-you page need no server state
 
 
 @pytest.mark.parametrize("form_key", list(EN_FORM_PAGES))

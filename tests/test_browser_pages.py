@@ -27,6 +27,7 @@ def test_french_pricing_in_euros_with_default_set(new_page, site):
     assert amounts["complete"] == "Sur devis"
     assert page.locator("#interact").get_by_test_id("most-popular").text_content() == "Le plus populaire"
     assert "$" not in page.locator("main").inner_text()
+    assert page.state_sockets == []  # the configured set is prerendered (state/pricing.py)
 
 
 def test_english_pricing_in_dollars(new_page, site):
@@ -114,6 +115,7 @@ def test_carousel_cycles_and_ignores_clicks_during_animation(new_page, site):
     # One testimonial: next and previous cycle back to it.
     assert carousel.get_attribute("data-index") == "0"
     assert carousel.locator("blockquote").inner_text() == quote_text
+    assert page.state_sockets == []
 
 
 def test_carousel_has_no_controls_on_english_pages(new_page, site):

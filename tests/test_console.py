@@ -163,7 +163,7 @@ def test_anonymous_goes_to_login_and_back_and_an_admin_sees_the_console(new_page
     _login(page, site, "/console", CONSOLE_ADMIN_USER)
     _granted(page)
     assert page.locator("h1").inner_text() == "Console"
-    assert page.locator("#charts .recharts-wrapper").count() == 2
+    assert page.locator("#charts .recharts-wrapper").count() == 3  # leads, views and leads, funnel
     assert page.locator("#mail, #data-subjects").count() == 2
     assert page.locator("meta[name=robots]").get_attribute("content") == "noindex"
     # The English console, same session.
@@ -243,6 +243,7 @@ def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_webso
     template = json.loads(first.removeprefix("40/_event,"))["event"]
     calls = {
         "apply_filters": {"form_data": {"search": marker}},
+        "apply_traffic": {"form_data": {"by": "campaign", "from": "2020-01-01"}},
         "sort_by": {"column": "email"},
         "go_to_page": {"page": 1},
         "refresh_mail": {},
@@ -399,7 +400,7 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
     page = new_page()
     _login(page, site, "/console", CONSOLE_ADMIN_USER)
     _granted(page)
-    page.locator("#charts summary").click()  # the chart's figures, under the chart
+    page.locator("#charts summary").first.click()  # the chart's figures, under the chart
     table = page.get_by_test_id("console-weekly-table")
     row = table.locator("tbody tr").last
     assert row.locator("th").inner_text() == this_week
@@ -424,7 +425,7 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
     )
     page.reload()
     _granted(page)
-    page.locator("#charts summary").click()
+    page.locator("#charts summary").first.click()
     row = page.get_by_test_id("console-weekly-table").locator("tbody tr").last
     assert table.locator("tbody tr").count() == 26
     assert int(row.locator("td[data-col=subscription_documentation]").inner_text()) == before + 3
@@ -435,7 +436,7 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
     assert funnel.locator("tr[data-step=bookings] th").inner_text() == "Rendez-vous de démo"
     assert int(row.locator("td[data-col=demo]").inner_text()) == demo_before + 1
     headers = page.get_by_test_id("console-weekly-table").locator("thead th").all_inner_texts()
-    assert headers[-1] == "Rendez-vous de démo"
+    assert "Rendez-vous de démo" in headers
     # The Document column and filter name demo leads in the page's language.
     _filter(page, form="demo")
     page.wait_for_function(
@@ -445,8 +446,8 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
     assert set(page.locator("[data-testid=console-leads] td[data-col=form]").all_inner_texts()) == {
         "Rendez-vous de démo"
     }
-    # One of the three was French: only French forms lead to a thank-you page that exists.
-    assert int(funnel.locator("tr[data-step=thank_you] td").inner_text()) == thanked_before + 1
+    # Thank-you views are measured page views (tests/test_browser_audience.py), not leads.
+    assert int(funnel.locator("tr[data-step=thank_you] td").inner_text()) == thanked_before
     # The chart is drawn (bars in the SVG), by recharts on this page only.
     assert page.locator("[data-testid=console-weekly-chart] .recharts-bar-rectangle").count() > 0
 

@@ -197,7 +197,23 @@ def test_csv_export_holds_the_filtered_leads_with_formulas_neutralised(service):
     body, count = export_leads_csv(_filter(form="ebook", sort="email", descending="0"))
     rows = list(csv.reader(io.StringIO(body)))
     assert count == 2
-    assert rows[0] == ["id", "created_at", "form", "lang", "name", "firstname", "phone", "company", "email", "flags"]
+    assert rows[0] == [
+        "id",
+        "created_at",
+        "form",
+        "lang",
+        "name",
+        "firstname",
+        "phone",
+        "company",
+        "email",
+        "flags",
+        "landing_page",
+        "referrer",
+        "utm_source",
+        "utm_medium",
+        "utm_campaign",
+    ]
     assert [r[8] for r in rows[1:]] == ["a@one.test", "c@three.test"]
     assert rows[1][4] == '\'=HYPERLINK("http://x")' and rows[2][7] == "'@Three"
     assert rows[1][6] == "+33 1 23 45 67 89"  # a phone number stays a number
@@ -219,14 +235,39 @@ def test_chart_counts_leads_per_week_and_document_over_six_months(service):
     assert (weeks[-1]["ebook"], weeks[-1]["white_paper"]) == (2, 0)
     assert (weeks[-2]["white_paper"], weeks[-2]["ebook"]) == (1, 0)
     assert weeks[0]["kyc_documentation"] == 1
-    assert sum(sum(v for k, v in w.items() if k != "week") for w in weeks) == 4
-    # Funnel: 4 downloads in the window; the English one never reached a thank-you page
-    # (/en/merci does not exist); no demo booked.
+    assert sum(sum(v for k, v in w.items() if k not in ("week", "views", "leads")) for w in weeks) == 4
+    # Funnel: 4 downloads in the window; no page view measured yet, so no thank-you view; no
+    # demo booked.
     assert funnel == [
         {"step": "downloads", "value": 4},
-        {"step": "thank_you", "value": 3},
+        {"step": "thank_you", "value": 0},
         {"step": "bookings", "value": 0},
     ]
+    assert weeks[-1]["leads"] == 2 and weeks[-1]["views"] == 0
+
+
+def test_views_per_week_and_the_funnel_use_the_measured_page_views(service):
+    from marketing_site.services import audience
+    from marketing_site.services.console import chart_and_funnel
+
+    def view(path):
+        return audience.View(path, "fr", "", "", "", "", "", "", "desktop")
+
+    monday = NOW.date() - timedelta(days=2)
+    audience.add_views(
+        {
+            (NOW.date(), view("/remerciement-ebook")): 3,
+            (monday, view("/remerciements-telechargement")): 1,
+            (monday, view("/")): 10,
+            (monday - timedelta(days=1), view("/")): 7,  # Sunday: the week before
+            (monday - timedelta(weeks=26), view("/remerciement-ebook")): 50,  # before the window
+        }
+    )
+    _lead("v1@x.test", form="ebook", at=NOW)
+    weeks, funnel = chart_and_funnel(NOW)
+    assert (weeks[-1]["views"], weeks[-1]["leads"]) == (14, 1)
+    assert (weeks[-2]["views"], weeks[-2]["leads"]) == (7, 0)
+    assert funnel[1] == {"step": "thank_you", "value": 4}
 
 
 def test_retry_one_and_all_failed_mail(service):

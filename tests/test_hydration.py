@@ -79,7 +79,7 @@ def test_small_static_parts_and_document_links_are_left_alone():
 def test_the_site_plugin_is_added_once_to_reflex_vite_config():
     config = 'import { defineConfig } from "vite";\nexport default defineConfig(() => ({\n  plugins: [\n    reactRouter(),\n  ],\n}));\n'
     once = add_site_plugin(config)
-    assert once.count("siteFrontend()") == 1 and once.startswith("import siteFrontend from ")
+    assert once.count("    siteFrontend({") == 1 and once.startswith("import siteFrontend from ")
     assert add_site_plugin(once) == once
     with pytest.raises(RuntimeError):
         add_site_plugin("export default {};")

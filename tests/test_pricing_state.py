@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from marketing_site.settings import get_settings
 from marketing_site.state.pricing import PRICE_SETS, PricingState, price_set
 
 PRICE_SET_VARIABLE = "PRICING_PRICE_SET"
+ROOT = Path(__file__).resolve().parent.parent
 
 DEFAULT = {"priceEngage": "8", "priceManage": "100", "priceInteract": "150", "priceComplete": ""}
 ALTERNATE = {"priceEngage": "120", "priceManage": "150", "priceInteract": "200", "priceComplete": ""}
@@ -61,23 +68,16 @@ def test_switching_between_sets():
     assert _prices(state) == DEFAULT
 
 
-@pytest.mark.parametrize(
-    ("setting", "starting_set", "expected"),
-    [
-        ("alternate", PricingState.use_default_prices, ALTERNATE),
-        ("default", PricingState.use_alternate_prices, DEFAULT),
-        (None, PricingState.use_alternate_prices, DEFAULT),
-    ],
-)
-def test_apply_configured_prices_reads_the_setting(monkeypatch, setting, starting_set, expected):
-    if setting is None:
-        monkeypatch.delenv(PRICE_SET_VARIABLE, raising=False)
-    else:
-        monkeypatch.setenv(PRICE_SET_VARIABLE, setting)
-    state = _new_state()
-    starting_set.fn(state)
-    PricingState.apply_configured_prices.fn(state)
-    assert _prices(state) == expected
+@pytest.mark.parametrize(("setting", "expected"), [("alternate", ALTERNATE), ("default", DEFAULT), ("", DEFAULT)])
+def test_the_setting_gives_the_state_its_defaults(setting, expected):
+    """PRICING_PRICE_SET is read when the state is defined (the build prerenders its defaults)."""
+    code = (
+        "import json; from marketing_site.state.pricing import PricingState as S; "
+        f"print(json.dumps({{n: S.get_fields()[n].default for n in {list(DEFAULT)!r}}}))"
+    )
+    env = {**os.environ, PRICE_SET_VARIABLE: setting}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, cwd=ROOT)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == expected
 
 
 def test_offer_facts_follow_the_spec():

@@ -11,7 +11,7 @@ from starlette.applications import Starlette
 
 def api_app() -> Starlette:
     """The Starlette app that `rx.App(api_transformer=...)` mounts Reflex into."""
-    from marketing_site.api import auth, booking, client_report, console, files, health, mail
+    from marketing_site.api import audience, auth, booking, client_report, console, files, health, mail
 
-    route_modules = [mail, booking, files, health, auth, console, client_report]
+    route_modules = [mail, audience, booking, files, health, auth, console, client_report]
     return Starlette(routes=[route for module in route_modules for route in module.ROUTES])

@@ -17,6 +17,7 @@ from starlette.routing import Route
 
 from marketing_site import routes
 from marketing_site.content.lead_forms import FORMS
+from marketing_site.db.leads import ATTRIBUTION
 from marketing_site.services.leads import HONEYPOT_FIELD, MAX_TEXT_LENGTH, contact_json_schema, submit_lead
 from marketing_site.settings import get_settings
 
@@ -139,6 +140,13 @@ def _lead_schema() -> dict:
             HONEYPOT_FIELD: {
                 "type": "string",
                 "description": "Should stay empty; a value flags the lead (autofill may fill it).",
+            },
+            "attribution": {
+                "type": "object",
+                "description": "Where the visit came from: its first page of the site, the referring "
+                "site's host and the UTM tags of the address it landed on. Values that do not fit are "
+                "dropped, never refused.",
+                "properties": {key: {"type": "string"} for key in ATTRIBUTION},
             },
         },
     }

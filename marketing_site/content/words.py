@@ -224,6 +224,8 @@ def _fence(info: str, body: str, front: dict) -> dict:
         return {"cookie_table": front["cookie_table"]}
     if info == "consent-settings":
         return {"consent_settings": True}
+    if info == "audience-opt-out":
+        return {"audience_opt_out": front["audience_opt_out"]}
     raise ValueError(f"unknown fenced block {info!r}")
 
 
@@ -308,6 +310,7 @@ def _document(lang: str, name: str, values: tuple[tuple[str, str], ...]) -> dict
     body = _fill(source[match.end() :], fill, path)
     doc = {**front, "sections": _blocks(_MARKDOWN.parse(body), front)}
     doc.pop("cookie_table", None)
+    doc.pop("audience_opt_out", None)
     return _typeset(doc, lang)
 
 

@@ -7,7 +7,7 @@ from functools import lru_cache
 from sqlalchemy import Engine, event
 from sqlmodel import Session, SQLModel, create_engine
 
-from marketing_site.db import auth, booking, console, leads  # noqa: F401  (registers the tables)
+from marketing_site.db import audience, auth, booking, console, leads  # noqa: F401  (registers the tables)
 from marketing_site.settings import get_settings
 
 metadata = SQLModel.metadata

@@ -45,4 +45,6 @@ LEAD_INDEXES = (
     Index("ix_lead_created_at_form_lang", _lead.created_at, _lead.form, _lead.lang),
     Index("ix_lead_name", _lead.name),
     Index("ix_lead_company", _lead.company),
+    # The campaign filter, and the traffic view's leads per campaign over a period.
+    Index("ix_lead_utm_campaign_created_at", _lead.utm_campaign, _lead.created_at),
 )

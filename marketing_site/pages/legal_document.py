@@ -15,7 +15,9 @@ each a dict with an anchor `id`, a `title` and a list of `blocks`. A block is on
   key the site sets, rendered from `services.site_storage.ITEMS` (words: caption, columns,
   store names, purposes, categories, lifetime units);
 - `{"consent_settings": True}`: the "cookie settings" button that reopens the consent
-  banner (nothing when a third-party consent service is configured).
+  banner (nothing when a third-party consent service is configured);
+- `{"audience_opt_out": {...}}`: whether this browser is counted by the audience measurement,
+  and the button that opts it out or back in (words: measured, refused, signal, opt_out, opt_in).
 
 A link is `{"label": str, "to": target, "anchor": str}`: the target is a `routes.Page`,
 `"email"` (the contact address; an empty label shows the address) or an https URL.
@@ -26,6 +28,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site import routes
+from marketing_site.components.client import AudienceOptOut
 from marketing_site.components.consent import consent_settings_button
 from marketing_site.components.links import link
 from marketing_site.components.sections import hero, image
@@ -143,6 +146,18 @@ def _block(block: dict, lang: str) -> rx.Component:
         )
     if "consent_settings" in block:
         return rx.el.p(consent_settings_button(lang, "consent-settings btn btn--secondary"))
+    if "audience_opt_out" in block:
+        text = block["audience_opt_out"]
+        return rx.el.div(
+            AudienceOptOut.create(
+                measured_text=text["measured"],
+                refused_text=text["refused"],
+                signal_text=text["signal"],
+                opt_out_label=text["opt_out"],
+                opt_in_label=text["opt_in"],
+            ),
+            data_testid="audience-opt-out",
+        )
     raise ValueError(f"unknown legal-document block: {sorted(block)}")
 
 

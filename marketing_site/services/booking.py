@@ -44,8 +44,9 @@ from marketing_site.content.demo import CONSULTANT
 from marketing_site.content.words import words
 from marketing_site.db import new_session
 from marketing_site.db.booking import CANCELLED, CONFIRMED, Booking
-from marketing_site.db.leads import Lead, OutboxMessage, utcnow
+from marketing_site.db.leads import ATTRIBUTION, Lead, OutboxMessage, utcnow
 from marketing_site.services import leads, mail
+from marketing_site.services.audience import clean_attribution
 from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
 from marketing_site.settings import Settings, get_settings
 
@@ -209,7 +210,7 @@ class _BusyFeed:
 
     def get(self, now: datetime) -> list[tuple[datetime, datetime]]:
         settings = get_settings()
-        url = settings.booking_busy_ics_url
+        url = settings.booking_busy_ics_url.get_secret_value()
         if not url:
             return []
         with self.lock:
@@ -384,7 +385,10 @@ def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]
     sales_slot = format_slot(start, consultant_zone, "fr")
     ics = invitation(booking, lead, "CANCEL" if cancelled else "REQUEST")
     contact = leads.LeadInput.model_construct(
-        form=lead.form, lang=lead.lang, **{name: getattr(lead, name) for name in leads.FIELDS}
+        form=lead.form,
+        lang=lead.lang,
+        attribution={key: getattr(lead, key) for key in ATTRIBUTION},
+        **{name: getattr(lead, name) for name in leads.FIELDS},
     )
     fields = {
         "firstname": lead.firstname,
@@ -484,7 +488,8 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
         return BookResult("taken" if reason == "slot_taken" and len(errors) == 1 else "invalid", errors)
     assert start is not None
     try:
-        booking_id = _store(contact.values, lang, zone_name, start, key, flags)  # type: ignore[arg-type]
+        attribution = clean_attribution(payload.get("attribution"))
+        booking_id = _store(contact.values, lang, zone_name, start, key, flags, attribution)  # type: ignore[arg-type]
     except IntegrityError:
         twin = _booking_of_lead_key(key)
         if twin is not None:  # a concurrent twin of this request won
@@ -502,9 +507,17 @@ def _booking_of_lead_key(key: str) -> Booking | None:
         ).first()
 
 
-def _store(contact: dict[str, str], lang: str, zone_name: str, start: datetime, key: str, flags: str) -> int:
+def _store(
+    contact: dict[str, str],
+    lang: str,
+    zone_name: str,
+    start: datetime,
+    key: str,
+    flags: str,
+    attribution: dict[str, str],
+) -> int:
     with new_session() as session, session.begin():
-        lead = Lead(form=LEAD_FORM, lang=lang, idempotency_key=key, flags=flags, **contact)
+        lead = Lead(form=LEAD_FORM, lang=lang, idempotency_key=key, flags=flags, **contact, **attribution)
         session.add(lead)
         session.flush()
         booking = Booking(
@@ -514,6 +527,7 @@ def _store(contact: dict[str, str], lang: str, zone_name: str, start: datetime, 
             visitor_timezone=zone_name,
             lang=lang,
             status=CONFIRMED,
+            **attribution,
             uid=f"{uuid.uuid4()}@{urlsplit(get_settings().site_url).hostname or 'localhost'}",
         )
         session.add(booking)

@@ -33,7 +33,7 @@ from marketing_site.db.auth import AuthSession
 from marketing_site.db.booking import Booking
 from marketing_site.db.console import ConsoleAudit
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
-from marketing_site.services import sessions
+from marketing_site.services import audience, sessions
 from marketing_site.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -78,6 +78,7 @@ MAIL_STATUSES = ("pending", "sending", "sent", "failed", "none")
 FLAGGED_CHOICES = ("yes", "no")
 PAGE_SIZE = 25
 SEARCH_MAX = 200
+TAG_MAX = 100
 
 
 class FilterError(ValueError):
@@ -108,6 +109,9 @@ class LeadFilter:
     date_to: str = ""
     mail_status: str = ""
     flagged: str = ""
+    # Where the visit came from: its utm_campaign, and its source (utm_source, else the referrer).
+    campaign: str = ""
+    source: str = ""
     sort: str = "created_at"
     descending: bool = True
     page: int = 1
@@ -123,6 +127,10 @@ class LeadFilter:
         search = text("search")
         if len(search) > SEARCH_MAX or any(ord(c) < 32 for c in search):
             raise FilterError("search")
+        campaign, source = text("campaign"), text("source")
+        for name, value in (("campaign", campaign), ("source", source)):
+            if len(value) > TAG_MAX or any(ord(c) < 32 for c in value):
+                raise FilterError(name)
         form, lang, status, flagged, sort = (
             text("form"),
             text("lang"),
@@ -158,6 +166,8 @@ class LeadFilter:
             date_to=end.isoformat() if end else "",
             mail_status=status,
             flagged=flagged,
+            campaign=campaign,
+            source=source,
             sort=sort,
             descending=bool(descending),
             page=page,
@@ -221,6 +231,10 @@ def _conditions(f: LeadFilter) -> list:
         conditions.append(Lead.flags != "")
     elif f.flagged == "no":
         conditions.append(Lead.flags == "")
+    if f.campaign:
+        conditions.append(Lead.utm_campaign == f.campaign)
+    if f.source:
+        conditions.append(audience.source_of(Lead) == f.source)
     return conditions
 
 
@@ -243,6 +257,9 @@ def _row(lead: Lead, mail_status: str | None) -> dict[str, str]:
         "phone": lead.phone,
         "mail_status": mail_status or "none",
         "flagged": lead.flags,
+        "landing_page": lead.landing_page,
+        "source": lead.utm_source or lead.referrer,
+        "campaign": lead.utm_campaign,
     }
 
 
@@ -326,11 +343,11 @@ def _weekly_bookings(start: datetime) -> dict[date, int]:
     return weeks
 
 
-def _thank_you_pairs() -> set[tuple[str, str]]:
-    """(form, language) pairs whose form sends the visitor to a thank-you page that exists
-    (the English forms go to /en/merci, a 404 kept from the original: no thank-you page)."""
+def _thank_you_paths() -> set[str]:
+    """The thank-you pages the download forms send visitors to, those that exist (the English
+    forms go to /en/merci, a 404 kept from the original: no page, no view counted)."""
     served = set(routes.all_paths())
-    return {(form, lang) for form, spec in FORMS.items() for lang, path in spec["thanks"].items() if path in served}
+    return {path for spec in FORMS.values() for path in spec["thanks"].values() if path in served}
 
 
 # The chart's series: one per document, then the demo bookings (`booking` table).
@@ -339,21 +356,24 @@ SERIES = (*FORMS, DEMO)
 
 
 def chart_and_funnel(now: datetime | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Leads per week (Monday) per document and demo bookings per week, over the last six
-    months, every week present; and the funnel over the same weeks: document downloads ->
-    thank-you page -> demo bookings. A booking's own lead (form `demo`) is not a download."""
+    """Leads per week (Monday) per document, demo bookings, page views and all leads per week,
+    over the last six months, every week present; and the funnel over the same weeks: document
+    downloads -> views of the thank-you pages (measured, services.audience) -> demo bookings. A
+    booking's own lead (form `demo`) is not a download."""
     start = chart_start(now)
     weeks = [start.date() + timedelta(weeks=i) for i in range(CHART_WEEKS)]
-    table = {week: {"week": week.isoformat(), **dict.fromkeys(SERIES, 0)} for week in weeks}
-    thank_you = _thank_you_pairs()
-    downloads = thanked = 0
-    for week, form, lang, count in _weekly_counts(start):
-        if form not in FORMS:
-            continue
+    table = {week: {"week": week.isoformat(), **dict.fromkeys(SERIES, 0), "views": 0, "leads": 0} for week in weeks}
+    downloads = 0
+    for week, form, _lang, count in _weekly_counts(start):
         if week in table:
-            table[week][form] += count
-        downloads += count
-        thanked += count if (form, lang) in thank_you else 0
+            table[week]["leads"] += count
+            if form in FORMS:
+                table[week][form] += count
+        downloads += count if form in FORMS else 0
+    for day, views in audience.views_per_day(start.date()).items():
+        if _monday(day) in table:
+            table[_monday(day)]["views"] += views
+    thanked = sum(audience.views_per_day(start.date(), frozenset(_thank_you_paths())).values())
     bookings = 0
     for week, count in _weekly_bookings(start).items():
         if week in table:
@@ -365,6 +385,46 @@ def chart_and_funnel(now: datetime | None = None) -> tuple[list[dict[str, Any]],
         {"step": "bookings", "value": bookings},
     ]
     return [table[week] for week in weeks], steps
+
+
+# ------------------------------------------------------------------------- traffic
+
+TRAFFIC_DAYS = 30  # the traffic view's default period: the last 30 days
+
+
+@dataclasses.dataclass(frozen=True)
+class TrafficQuery:
+    """The traffic view's choice: the grouping and the period (UTC days, inclusive)."""
+
+    by: str
+    first: date
+    last: date
+
+    @classmethod
+    def parse(cls, values: Mapping[str, Any], today: date | None = None) -> TrafficQuery:
+        today = today or utcnow().date()
+        by = values.get("by") or "page"
+        if by not in audience.GROUPINGS:
+            raise FilterError("by")
+        first = _day(str(values.get("from") or ""), "traffic_from") or today - timedelta(days=TRAFFIC_DAYS - 1)
+        last = _day(str(values.get("to") or ""), "traffic_to") or today
+        if first > last:
+            raise FilterError("traffic_to")
+        return cls(by=by, first=first, last=last)
+
+
+def traffic_rows(q: TrafficQuery) -> list[dict[str, str]]:
+    """The traffic view's table: per page, campaign, source or language, views, leads and
+    conversion (leads per 100 views)."""
+    return [
+        {
+            "key": row.key,
+            "views": str(row.views),
+            "leads": str(row.leads),
+            "conversion": "" if row.conversion is None else f"{row.conversion:.2f} %",
+        }
+        for row in audience.traffic(q.by, q.first, q.last)
+    ]
 
 
 # ------------------------------------------------------------------------- mail

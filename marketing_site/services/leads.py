@@ -30,6 +30,7 @@ from marketing_site.content.words import words
 from marketing_site.db import new_session
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services import mail
+from marketing_site.services.audience import clean_attribution
 from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
 from marketing_site.settings import get_settings
 
@@ -274,6 +275,8 @@ class LeadInput(ContactFields):
     email_ascii: str = ""
     # Anti-bot signals that cannot tell a person from a robot: the lead is kept and marked.
     flags: tuple[str, ...] = ()
+    # Where the visit came from (db.leads.ATTRIBUTION, cleaned by services.audience).
+    attribution: dict[str, str] = {}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -324,7 +327,12 @@ def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, st
         return None, errors
     return (
         LeadInput.model_construct(
-            form=form or "", lang=lang, email_ascii=contact.email_ascii, flags=tuple(flags), **contact.values
+            form=form or "",
+            lang=lang,
+            email_ascii=contact.email_ascii,
+            flags=tuple(flags),
+            attribution=clean_attribution(payload.get("attribution")),
+            **contact.values,
         ),
         {},
     )
@@ -361,7 +369,17 @@ def summary_text(lead: LeadInput) -> str:
         text += sales["document"].format(display_name=document["display_name"], language=language) + "\n"
     for flag in lead.flags:
         text += sales["flag"].format(reason=sales["flags"][flag]) + "\n"
-    return text
+    return text + attribution_text(lead.attribution)
+
+
+def attribution_text(attribution: Mapping[str, str]) -> str:
+    """Where the visit came from, one line per known value, for the sales mail."""
+    labels = words("fr", "lead_sales.attribution")
+    return "".join(
+        labels["line"].format(label=labels[key], value=value) + "\n"
+        for key, value in attribution.items()
+        if value and key in labels
+    )
 
 
 def submit_lead(payload: Mapping[str, Any], client_ip: str, client_key: str | None = None) -> SubmitResult:
@@ -404,6 +422,7 @@ def _store(lead: LeadInput, key: str) -> int:
             form=lead.form,
             lang=lead.lang,
             **{name: getattr(lead, name) for name in FIELDS},
+            **lead.attribution,
         )
         session.add(row)
         session.flush()

@@ -2,22 +2,25 @@
 
 A prospect's last contact is their latest lead (any form, same email, case-insensitive).
 `purge_leads` deletes every lead of a prospect whose last contact is older than the
-retention period, with the outbox mail and the demo bookings of those leads.
+retention period, with the outbox mail and the demo bookings of those leads, and the
+audience's daily totals older than AUDIENCE_RETENTION_MONTHS (13: the CNIL's exemption).
 """
 
 from __future__ import annotations
 
 import calendar
 import dataclasses
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import delete, func
 from sqlmodel import select
 
 from marketing_site.db import new_session
+from marketing_site.db.audience import PagePathDay, PageViewDay
 from marketing_site.db.booking import Booking
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services import booking
+from marketing_site.settings import get_settings
 
 
 def months_before(moment: datetime, months: int) -> datetime:
@@ -35,13 +38,17 @@ class PurgeResult:
     leads: int
     mails: int
     bookings: int = 0
+    view_days: int = 0  # daily audience totals deleted (or to delete)
+    views_cutoff: date | None = None
 
 
 def purge_leads(months: int, now: datetime | None = None, dry_run: bool = False) -> PurgeResult:
     """Delete the leads (and their mail) of prospects with no contact in the last `months`."""
     if months < 1:
         raise ValueError("the retention period is at least one month")
-    cutoff = months_before(now or utcnow(), months)
+    now = now or utcnow()
+    cutoff = months_before(now, months)
+    views_cutoff = months_before(now, get_settings().audience_retention_months).date()
     email = func.lower(Lead.email)
     stale = select(email).group_by(email).having(func.max(Lead.created_at) < cutoff)
     lead_ids = select(Lead.id).where(email.in_(stale))
@@ -54,7 +61,12 @@ def purge_leads(months: int, now: datetime | None = None, dry_run: bool = False)
         bookings = session.exec(
             select(func.count()).select_from(Booking).where(Booking.lead_id.in_(lead_ids))  # type: ignore[attr-defined]
         ).one()
+        view_days = session.exec(
+            select(func.count()).select_from(PageViewDay).where(PageViewDay.day < views_cutoff)
+        ).one()
         if not dry_run:
+            session.execute(delete(PageViewDay).where(PageViewDay.day < views_cutoff))
+            session.execute(delete(PagePathDay).where(PagePathDay.day < views_cutoff))
             ids = list(session.exec(lead_ids).all())
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
@@ -62,4 +74,12 @@ def purge_leads(months: int, now: datetime | None = None, dry_run: bool = False)
                 booking.erase_bookings(session, select(Lead.id).where(Lead.id.in_(chunk)))  # type: ignore[union-attr]
                 session.execute(delete(OutboxMessage).where(OutboxMessage.lead_id.in_(chunk)))  # type: ignore[attr-defined]
                 session.execute(delete(Lead).where(Lead.id.in_(chunk)))  # type: ignore[union-attr]
-    return PurgeResult(cutoff=cutoff, prospects=prospects, leads=leads, mails=mails, bookings=bookings)
+    return PurgeResult(
+        cutoff=cutoff,
+        prospects=prospects,
+        leads=leads,
+        mails=mails,
+        bookings=bookings,
+        view_days=view_days,
+        views_cutoff=views_cutoff,
+    )

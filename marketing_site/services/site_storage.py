@@ -40,6 +40,9 @@ RELOAD_GUARD = StoredItem("reload_guard", "reflex_last_reloaded_on_error", "sess
 THEME = StoredItem("theme", "theme", "localStorage", "necessary", None)
 # Written by React Router's scroll restoration.
 SCROLL_POSITIONS = StoredItem("scroll_positions", "react-router-scroll-positions", "sessionStorage", "necessary", None)
+# Written only when the visitor objects to the audience measurement (assets/site_ui.jsx, the
+# privacy policy's button): the measurement itself writes nothing.
+AUDIENCE_OPT_OUT = StoredItem("audience_opt_out", "nereo_audience_opt_out", "localStorage", "necessary", None)
 
 ITEMS: tuple[StoredItem, ...] = (
     CONSENT,
@@ -51,4 +54,5 @@ ITEMS: tuple[StoredItem, ...] = (
     RELOAD_GUARD,
     THEME,
     SCROLL_POSITIONS,
+    AUDIENCE_OPT_OUT,
 )

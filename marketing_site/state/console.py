@@ -23,7 +23,8 @@ from marketing_site.state.auth import AuthState, login_url
 
 logger = logging.getLogger(__name__)
 
-FILTER_FIELDS = ("search", "form", "lang", "date_from", "date_to", "mail_status", "flagged")
+FILTER_FIELDS = ("search", "form", "lang", "date_from", "date_to", "mail_status", "flagged", "campaign", "source")
+TRAFFIC_FIELDS = ("by", "from", "to")
 
 
 class ConsoleState(rx.State):
@@ -39,6 +40,12 @@ class ConsoleState(rx.State):
     rows: list[dict[str, str]] = []
     filter_error: str = ""
     export_href: str = LEADS_CSV
+    # Traffic: the grouping and period as applied (ISO days), and the rows.
+    traffic_by: str = "page"
+    traffic_from: str = ""
+    traffic_to: str = ""
+    traffic: list[dict[str, str]] = []
+    traffic_error: str = ""
     # Chart and funnel.
     weeks: list[dict[str, Any]] = []
     funnel_steps: list[dict[str, Any]] = []
@@ -66,6 +73,7 @@ class ConsoleState(rx.State):
 
     def _clear(self) -> None:
         self.rows, self.total, self.pages, self.weeks, self.funnel_steps = [], 0, 1, [], []
+        self.traffic = []
         self.outbox, self.failed, self.health_status, self.requeued = {}, [], "", -1
         self.subject_email, self.subject_counts, self.subject_action, self.audit = "", [], "", []
         self.erase_armed = False
@@ -101,6 +109,7 @@ class ConsoleState(rx.State):
 
     def _refresh_all(self) -> None:
         self._refresh_leads()
+        self._refresh_traffic()
         self.weeks, steps = console.chart_and_funnel()
         # The chart's axis reads the label of the page's language (pages/console/charts.py).
         self.funnel_steps = [
@@ -165,6 +174,27 @@ class ConsoleState(rx.State):
         self.page = max(1, page)
         self._refresh_leads()
         self._say("paged", count=self.page)
+
+    # ------------------------------------------------------------------ traffic
+
+    def _refresh_traffic(self) -> None:
+        q = console.TrafficQuery.parse({"by": self.traffic_by, "from": self.traffic_from, "to": self.traffic_to})
+        self.traffic_from, self.traffic_to = q.first.isoformat(), q.last.isoformat()
+        self.traffic = console.traffic_rows(q)
+
+    @rx.event
+    def apply_traffic(self, form_data: dict[str, Any]):
+        if self._operator() is None:
+            return
+        values = {k: v.strip() for k in TRAFFIC_FIELDS if isinstance(v := form_data.get(k, ""), str)}
+        try:
+            q = console.TrafficQuery.parse(values)
+        except console.FilterError as error:
+            self.traffic_error = error.field  # the table keeps the last valid choice
+            return
+        self.traffic_error = ""
+        self.traffic_by, self.traffic_from, self.traffic_to = q.by, q.first.isoformat(), q.last.isoformat()
+        self.traffic = console.traffic_rows(q)
 
     # ------------------------------------------------------------------ mail
 

@@ -4,8 +4,11 @@ Prices are amounts without currency (the page adds € or $). `priceComplete` is
 string: Complete is sold on quote, and the page shows its "on quote" label whenever the
 value is empty (a future published price would simply be a non-empty amount).
 
-Which set a page applies when it loads is the `PRICING_PRICE_SET` setting
-("default" or "alternate", `marketing_site.settings`).
+Which set the pages show is the `PRICING_PRICE_SET` setting ("default" or "alternate",
+`marketing_site.settings`), read when the site is built: it gives the state's defaults, which
+the prerendered pages carry, so the configured prices are on the first paint and need no
+websocket (an anonymous reader of the pricing page opens none: `frontend_build.py`). The
+backend, started with the same setting, holds the same defaults.
 """
 
 from __future__ import annotations
@@ -27,13 +30,17 @@ def price_set(name: str) -> dict[str, str]:
     return dict(PRICE_SETS.get(name, PRICE_SETS[DEFAULT_SET]))
 
 
+# The set of the `PRICING_PRICE_SET` setting: the state's defaults.
+CONFIGURED = price_set(get_settings().pricing_price_set)
+
+
 class PricingState(rx.State):
     """The four displayed prices; event handlers switch between the two sets."""
 
-    priceEngage: str = PRICE_SETS[DEFAULT_SET]["priceEngage"]
-    priceManage: str = PRICE_SETS[DEFAULT_SET]["priceManage"]
-    priceInteract: str = PRICE_SETS[DEFAULT_SET]["priceInteract"]
-    priceComplete: str = PRICE_SETS[DEFAULT_SET]["priceComplete"]
+    priceEngage: str = CONFIGURED["priceEngage"]
+    priceManage: str = CONFIGURED["priceManage"]
+    priceInteract: str = CONFIGURED["priceInteract"]
+    priceComplete: str = CONFIGURED["priceComplete"]
 
     def _apply_price_set(self, name: str) -> None:
         for var_name, amount in price_set(name).items():
@@ -46,8 +53,3 @@ class PricingState(rx.State):
     @rx.event
     def use_alternate_prices(self) -> None:
         self._apply_price_set(ALTERNATE_SET)
-
-    @rx.event
-    def apply_configured_prices(self) -> None:
-        """On page load: the set chosen by the `PRICING_PRICE_SET` setting."""
-        self._apply_price_set(get_settings().pricing_price_set)

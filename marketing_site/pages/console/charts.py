@@ -81,6 +81,63 @@ def weekly_table(text: dict) -> rx.Component:
     )
 
 
+def views_and_leads(text: dict) -> rx.Component:
+    """Page views (left axis) and leads (right axis) per week: two scales, one drawing."""
+    return rx.el.figure(
+        rx.recharts.line_chart(
+            rx.recharts.cartesian_grid(stroke_dasharray="3 3"),
+            rx.recharts.x_axis(data_key="week"),
+            rx.recharts.y_axis(y_axis_id="views", allow_decimals=False),
+            rx.recharts.y_axis(y_axis_id="leads", orientation="right", allow_decimals=False),
+            rx.recharts.graphing_tooltip(),
+            rx.recharts.legend(),
+            rx.recharts.line(
+                data_key="views", y_axis_id="views", name=text["views"], stroke=theme.PRIMARY, is_animation_active=False
+            ),
+            rx.recharts.line(
+                data_key="leads",
+                y_axis_id="leads",
+                name=text["leads"],
+                stroke=theme.SECONDARY,
+                is_animation_active=False,
+            ),
+            data=ConsoleState.weeks,
+            width="100%",
+            height=280,
+        ),
+        rx.el.figcaption(text["traffic_chart_title"]),
+        rx.el.details(
+            rx.el.summary(text["traffic_chart_title"]),
+            scrollable(
+                rx.el.table(
+                    rx.el.thead(
+                        rx.el.tr(
+                            rx.el.th(text["week"], scope="col"),
+                            rx.el.th(text["views"], scope="col"),
+                            rx.el.th(text["leads"], scope="col"),
+                        )
+                    ),
+                    rx.el.tbody(
+                        rx.foreach(
+                            ConsoleState.weeks,
+                            lambda week: rx.el.tr(
+                                rx.el.th(week["week"], scope="row"),
+                                rx.el.td(week["views"], data_col="views"),
+                                rx.el.td(week["leads"], data_col="leads"),
+                            ),
+                        )
+                    ),
+                    class_name="console__table",
+                    data_testid="console-traffic-weeks",
+                ),
+                label=text["traffic_chart_title"],
+            ),
+        ),
+        class_name="console__chart",
+        data_testid="console-traffic-chart",
+    )
+
+
 def funnel(text: dict, lang: str) -> rx.Component:
     labelled = rx.match  # step code -> words of the page's language
     return rx.el.figure(
@@ -119,6 +176,7 @@ def section(text: dict, lang: str) -> rx.Component:
     return rx.el.section(
         weekly_chart(text),
         weekly_table(text),
+        views_and_leads(text),
         funnel(text, lang),
         class_name="console__section",
         id="charts",

@@ -9,7 +9,20 @@ from marketing_site.routes import LANGS
 from marketing_site.services.console import FLAGGED_CHOICES, MAIL_STATUSES, SERIES, SORTS
 from marketing_site.state.console import ConsoleState
 
-COLUMNS = ("created_at", "form", "lang", "name", "email", "company", "phone", "mail_status", "flagged")
+COLUMNS = (
+    "created_at",
+    "form",
+    "lang",
+    "name",
+    "email",
+    "company",
+    "phone",
+    "mail_status",
+    "flagged",
+    "landing_page",
+    "source",
+    "campaign",
+)
 
 
 def _select(label: str, name: str, options: list[tuple[str, str]], any_label: str) -> rx.Component:
@@ -45,6 +58,8 @@ def filters(text: dict) -> rx.Component:
         _input(text["date_to"], "date_to", "date"),
         _select(text["mail_status"], "mail_status", [(s, text["statuses"][s]) for s in MAIL_STATUSES], text["any"]),
         _select(text["flagged"], "flagged", [(c, text[c]) for c in FLAGGED_CHOICES], text["any"]),
+        _input(text["campaign"], "campaign"),
+        _input(text["source"], "source"),
     ]
     return rx.el.form(
         rx.el.div(*fields, class_name="console__filters"),

@@ -12,10 +12,6 @@ from marketing_site.pages.pricing.hero import hero
 from marketing_site.pages.pricing.offers import offers
 from marketing_site.pages.pricing.services import services
 from marketing_site.pages.pricing.trial import trial, unlimited_banner
-from marketing_site.state.pricing import PricingState
-
-# Applies the price set chosen by the PRICING_PRICE_SET setting when the page loads.
-ON_LOAD = PricingState.apply_configured_prices
 
 
 def page(lang: str) -> rx.Component:
