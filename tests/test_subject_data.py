@@ -284,3 +284,22 @@ def test_chart_and_funnel_count_demo_bookings_not_as_downloads(person):
     assert {s["step"]: s["value"] for s in funnel} == {"downloads": 1, "thank_you": 0, "bookings": 3}
     # The Document filter knows the demo leads.
     assert lead_page(LeadFilter.parse({"form": "demo"})).total == 3
+
+
+def test_retention_cancels_a_demo_to_come_like_an_erasure(person):
+    """The retention purge meets the scheduler: a stale prospect's demo still to come is cancelled
+    (sales told) before it goes, not dropped silently."""
+    from marketing_site.db import new_session
+    from marketing_site.db.leads import OutboxMessage
+    from marketing_site.services.retention import purge_leads
+
+    # Seen from two months ahead, every lead here is more than a month old.
+    result = purge_leads(1, now=datetime.now(UTC) + timedelta(days=60))
+    assert (result.leads, result.bookings) == (4, 3)
+    with new_session() as session:
+        notices = session.scalars(select(OutboxMessage).where(OutboxMessage.lead_id.is_(None))).all()
+    # The two demos still to come (the subject's and the other person's), not the past one.
+    assert sorted(n.calendar_ics.count("METHOD:CANCEL") for n in notices) == [1, 1]
+    assert {person["future"][1], person["other"][1]} == {
+        uid for n in notices for uid in (person["future"][1], person["other"][1]) if uid in n.calendar_ics
+    }
