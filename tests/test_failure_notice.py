@@ -84,6 +84,17 @@ def _first_event(page, relay) -> dict:
     raise AssertionError("the page sent no event")
 
 
+def _open_connected(page, site: str, relay, path: str) -> dict:
+    """An anonymous reader's page opens no socket (frontend_build.py): open the login page, which
+    connects, then go to `path` client-side on the same socket. Returns the first event sent."""
+    page.goto(site + quote(routes.LOGIN.fr, safe="/"))
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+    event = _first_event(page, relay)
+    page.evaluate("(p) => window.__reactRouterDataRouter.navigate(p)", path)
+    page.wait_for_function("(p) => decodeURIComponent(window.location.pathname) === p", arg=path)
+    return event
+
+
 def _send(relay, event: dict, name: str, payload: dict) -> None:
     relay["server"].send("42/_event," + json.dumps(["event", {**event, "name": name, "payload": payload}]))
 
@@ -101,9 +112,8 @@ def test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference(
 
     page = new_page(locale="fr-FR" if lang == "fr" else "en-GB")
     relay = _relay(page)
-    page.goto(site + quote(routes.PRICING.path(lang), safe="/"))
-    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
-    event = _first_event(page, relay)
+    event = _open_connected(page, site, relay, routes.PRICING.path(lang))
+    page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=lang)
     # A handler called with an argument it does not take raises on the server (as after a
     # deployment that changed it under an open page).
     _send(relay, event, f"{PricingState.get_full_name()}.use_alternate_prices", {"unexpected": 1})
@@ -121,9 +131,7 @@ def test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference(
 def test_a_lost_connection_is_told_then_reported_once_back(new_page, site, site_server, page_errors):
     page = new_page()
     relay = _relay(page)
-    page.goto(site + quote(routes.PRICING.fr, safe="/"))
-    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
-    _first_event(page, relay)
+    _open_connected(page, site, relay, routes.PRICING.fr)
     relay["down"] = True
     for ws, server in relay["sockets"]:
         server.close()
@@ -318,9 +326,7 @@ def test_a_server_restart_is_told_then_reported_once_back(new_page, site, site_s
     """The session's site itself stops and starts again (its in-memory state is gone)."""
     page = new_page()
     relay = _relay(page)
-    page.goto(site + quote(routes.PRICING.fr, safe="/"))
-    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
-    _first_event(page, relay)
+    _open_connected(page, site, relay, routes.PRICING.fr)
     site_server.stop()
     try:
         text, reference = _notice(page, "connection")
