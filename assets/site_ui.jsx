@@ -216,3 +216,69 @@ function followClientLink(event, navigate) {
   const url = new URL(to, window.location.href);
   navigate(to, { replace: url.pathname + url.search + url.hash === here });
 }
+
+// The not-found page's suggestions: the known pages of its language nearest to the path
+// asked for, at most `limit`, nearest first. One prerendered page answers every unknown path
+// (from the app and from nginx alike), so the path is read here, in the browser, and
+// compared with the route table the page carries (`pages`: [{path, title}]). Case and
+// accents are ignored; only the part after the language prefix is compared.
+const comparable = (path, prefix) =>
+  path
+    .slice(prefix.length)
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/^\/+|\/+$/g, "");
+
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+export function nearestPages(requested, pages, prefix, limit) {
+  const asked = comparable(requested, prefix);
+  return pages
+    .map((page) => {
+      const known = comparable(page.path, prefix);
+      // Close enough to be a typo: a few edits, more for longer paths.
+      const allowed = Math.max(2, Math.ceil(Math.max(asked.length, known.length) * 0.34));
+      return { ...page, distance: editDistance(asked, known), allowed };
+    })
+    .filter((page) => page.distance <= page.allowed)
+    .sort((a, b) => a.distance - b.distance || a.path.length - b.path.length)
+    .slice(0, limit);
+}
+
+export function NotFoundSuggestions({ pages, prefix, limit, heading, className }) {
+  const location = useLocation();
+  const [found, setFound] = useState([]);
+  useEffect(() => {
+    let requested = location.pathname;
+    try {
+      requested = decodeURIComponent(requested);
+    } catch {
+      // A malformed escape: compare the path as it came.
+    }
+    setFound(nearestPages(requested.normalize("NFC"), pages, prefix, limit));
+  }, [location.pathname, pages, prefix, limit]);
+  if (found.length === 0) return null;
+  return (
+    <nav className={className} aria-label={heading} data-testid="not-found-suggestions">
+      <h2 className="not-found__suggestions-title">{heading}</h2>
+      <ul className="not-found__suggestions-list">
+        {found.map((page) => (
+          <li key={page.path}>
+            <a href={page.path}>{page.title}</a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -72,6 +72,8 @@ class Settings:
     webinar_url: str
     booking_url: str
     contact_email: str
+    # The `Contact` of /.well-known/security.txt (a mailto: or https: URI), read at build time.
+    security_contact: str
     database_url: str
     pricing_price_set: str
     # Lead capture and mail (an empty SMTP host sends mail to files in mail_sink_dir).
@@ -202,6 +204,13 @@ def _holiday_country(name: str, default: str) -> str:
     return value
 
 
+def _security_contact(name: str, default: str) -> str:
+    value = _env(name, default) or default
+    if not value.startswith(("mailto:", "https://", "tel:")):
+        raise ValueError(f"{name} must be a mailto:, https: or tel: URI (RFC 9116), not {value!r}")
+    return value
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """Read the environment once per process."""
@@ -214,6 +223,7 @@ def get_settings() -> Settings:
         webinar_url=_env("WEBINAR_URL", "https://webinars.nereo-wealth.fr"),
         booking_url=_env("BOOKING_URL"),
         contact_email=_env("CONTACT_EMAIL", "contact@nereo-wealth.fr"),
+        security_contact=_security_contact("SECURITY_CONTACT", "mailto:security@nereo-wealth.fr"),
         database_url=_env("DATABASE_URL") or f"sqlite:///{PROJECT_ROOT / 'var' / 'marketing_site.db'}",
         pricing_price_set=_choice("PRICING_PRICE_SET", ("default", "alternate")),
         smtp_host=_env("SMTP_HOST"),

@@ -27,7 +27,8 @@ def login_form() -> rx.Component:
         labelled_input(
             message("login.password"), None, type="password", autocomplete="current-password", id="login-password"
         ),
-        rx.el.input(type="hidden", name="return_to", value=LoginFormState.returnTo, read_only=True),
+        # No `readonly`: HTML forbids it on a hidden input (React needs no onChange for one either).
+        rx.el.input(type="hidden", name="return_to", value=LoginFormState.returnTo),
         rx.el.div(
             submit_button(message("login.submit")),
             link(message("login.forgot"), routes.RESET_PASSWORD.path("fr"), class_name="account__link"),
