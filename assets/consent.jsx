@@ -164,12 +164,15 @@ function useReservedSpace(ref, visible) {
       const height = `${entry.borderBoxSize[0].blockSize}px`;
       document.body.style.paddingBottom = height;
       root.style.scrollPaddingBottom = height;
+      // For what sticks to the window and scrolls on its own (the legal pages' contents).
+      root.style.setProperty("--consent-space", height);
     });
     observer.observe(ref.current);
     return () => {
       observer.disconnect();
       document.body.style.paddingBottom = "";
       root.style.scrollPaddingBottom = "";
+      root.style.removeProperty("--consent-space");
     };
   }, [ref, visible]);
 }

@@ -13,6 +13,19 @@ import { useLocation, useNavigate } from "react-router";
 
 // Wraps every page: sets <html lang>, scrolls to the top (or to the #anchor) on mount,
 // and plays the 300 ms fade-and-scale entrance (CSS class `page-enter`).
+// After a client-side page change (not on the first page of the visit), focus moves to the
+// new page's heading, so that a screen reader announces the page and Tab starts there.
+let firstPageShown = false;
+
+function focusNewPage() {
+  const main = document.getElementById("contenu");
+  const heading = main && main.querySelector("h1");
+  const target = heading || main;
+  if (!target) return;
+  if (target === heading && !heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+  target.focus({ preventScroll: true });
+}
+
 export function PageFrame({ lang, children, className }) {
   useEffect(() => {
     document.documentElement.lang = lang;
@@ -23,6 +36,8 @@ export function PageFrame({ lang, children, className }) {
     } else {
       window.scrollTo(0, 0);
     }
+    if (firstPageShown && !target) focusNewPage();
+    firstPageShown = true;
   }, [lang]);
   return <div className={className}>{children}</div>;
 }
@@ -41,18 +56,32 @@ export function SiteHeader({ variant, menuLabel, closeLabel, children }) {
     window.addEventListener("scroll", onScroll, { passive: true });
     return () => window.removeEventListener("scroll", onScroll);
   }, []);
+  const toggle = useRef(null);
+  const header = useRef(null);
   useEffect(() => {
     if (!open) return undefined;
-    const onKey = (e) => e.key === "Escape" && setOpen(false);
+    // Escape closes the menu and gives focus back to the button that opened it.
+    const onKey = (e) => {
+      if (e.key !== "Escape") return;
+      setOpen(false);
+      toggle.current && toggle.current.focus();
+    };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [open]);
+  // Focus leaving the header (Tab past the menu's last item) closes the menu: it would
+  // otherwise cover the page the focus has gone to.
+  const onBlur = (e) => {
+    if (open && e.relatedTarget && header.current && !header.current.contains(e.relatedTarget)) setOpen(false);
+  };
   // A click on a link inside the menu closes it (the page changes underneath).
   const onMenuClick = (e) => {
     if (e.target.closest("a")) setOpen(false);
   };
   return (
     <header
+      ref={header}
+      onBlur={onBlur}
       className="site-header"
       data-variant={variant}
       data-scrolled={scrolled ? "true" : "false"}
@@ -61,6 +90,7 @@ export function SiteHeader({ variant, menuLabel, closeLabel, children }) {
       <div className="site-header__bar">
         {brand}
         <button
+          ref={toggle}
           type="button"
           className="site-header__toggle"
           aria-expanded={open}
@@ -79,7 +109,8 @@ export function SiteHeader({ variant, menuLabel, closeLabel, children }) {
 }
 
 // A disclosure button with a panel of links (the Solutions dropdown): opens on click,
-// Enter or Space, closes on Escape (focus back to the button) or a click elsewhere.
+// Enter or Space, closes on Escape (focus back to the button), a click elsewhere or focus
+// moving out of it.
 export function Disclosure({ label, className, children }) {
   const [open, setOpen] = useState(false);
   const root = useRef(null);
@@ -103,8 +134,12 @@ export function Disclosure({ label, className, children }) {
       document.removeEventListener("keydown", onKey);
     };
   }, [open]);
+  // Focus leaving the disclosure (Tab past its last link) closes it.
+  const onBlur = (e) => {
+    if (open && e.relatedTarget && root.current && !root.current.contains(e.relatedTarget)) setOpen(false);
+  };
   return (
-    <div ref={root} className={className} data-open={open ? "true" : "false"}>
+    <div ref={root} className={className} data-open={open ? "true" : "false"} onBlur={onBlur}>
       <button
         ref={button}
         type="button"

@@ -23,7 +23,18 @@ ON_LOAD = [LoginFormState.read_return_to, AuthState.redirect_by_role]
 
 def login_form() -> rx.Component:
     return NativeForm.create(
-        labelled_input(message("login.email"), "login_hint", type="email", autocomplete="username", id="login-email"),
+        # `username` (what password managers pair with the password) is an autofill name for
+        # text inputs, not for type="email"; the email keyboard comes from `inputmode`.
+        labelled_input(
+            message("login.email"),
+            "login_hint",
+            type="text",
+            autocomplete="username",
+            id="login-email",
+            input_mode="email",
+            spell_check=False,
+            auto_capitalize="none",
+        ),
         labelled_input(
             message("login.password"), None, type="password", autocomplete="current-password", id="login-password"
         ),
