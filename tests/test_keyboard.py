@@ -132,3 +132,15 @@ def test_language_switch_names_the_other_language_in_that_language(new_page, sit
     page.goto(site + path)
     hidden = page.get_by_test_id("language-flag").locator(".sr-only")
     assert hidden.get_attribute("lang") == ("en" if path == routes.HOME.fr else "fr")
+
+
+def test_answering_the_consent_banner_by_keyboard_keeps_focus_in_the_page_and_confirms(new_page, site):
+    page = new_page(width=375, height=740)
+    page.goto(site + routes.PRICING.en, wait_until="networkidle")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+    refuse = page.locator(".consent-banner .consent-button").nth(1)
+    refuse.focus()
+    page.keyboard.press("Enter")
+    page.locator(".consent-banner").wait_for(state="detached")
+    assert page.evaluate("() => document.activeElement.id") == "contenu"
+    assert page.get_by_role("status").filter(has_text="Your cookie choices are saved.").count() == 1

@@ -4,8 +4,8 @@ Each cell shows a symbol (hidden from screen readers) and says its status in wor
 (visually hidden for ✓ and —, visible for add-ons). The table scrolls inside its own
 wrapper on narrow screens, with the feature column kept in view.
 
-Its headers have two levels over the rows (the module's row group, then the feature), so
-each data cell names its three headers (`headers`: offer, module, feature) rather than
+Its rows have two levels of headers (the module's row group, then the feature): each data
+cell names its offer and its feature (`headers`), and each feature its module, rather than
 leaving screen readers to guess from `scope`.
 """
 
@@ -41,7 +41,13 @@ def _group(group_key: str, features: tuple[str, ...], text: dict, names: dict) -
     group_id = header_id("group", group_key)
     return rx.el.tbody(
         rx.el.tr(
-            rx.el.th(text["groups"][group_key], scope="rowgroup", col_span=len(OFFER_KEYS) + 1, id=group_id),
+            rx.el.th(text["groups"][group_key], scope="rowgroup", id=group_id),
+            # The module's name heads the feature column only: a header spanning the offers'
+            # columns would, for checkers that map headers by column, head every cell below.
+            rx.el.td(
+                col_span=len(OFFER_KEYS),
+                headers=" ".join([*(header_id("offer", offer) for offer in OFFER_KEYS), group_id]),
+            ),
             class_name="compare__group",
         ),
         *[
@@ -57,7 +63,7 @@ def _group(group_key: str, features: tuple[str, ...], text: dict, names: dict) -
                     _status(
                         facts.status(offer, feature),
                         text["status"],
-                        f"{header_id('offer', offer)} {group_id} {header_id('feature', feature)}",
+                        f"{header_id('offer', offer)} {header_id('feature', feature)}",
                     )
                     for offer in OFFER_KEYS
                 ],
