@@ -14,11 +14,12 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test bench bench-visitors build install chromium nginx fonts documents migrate clean audit load faults lint release
+.PHONY: run dev test bench bench-visitors build install chromium nginx fonts java documents migrate clean audit load faults lint release
 # Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
 WORKERS ?= 1
 
-install: $(VENV)/.installed $(TOOLS)/node_modules/.bin/bun $(TOOLS)/node_modules/axe-core/axe.min.js
+install: $(VENV)/.installed $(TOOLS)/node_modules/.bin/bun $(TOOLS)/node_modules/axe-core/axe.min.js \
+	$(TOOLS)/node_modules/html_codesniffer/build/HTMLCS.js $(TOOLS)/node_modules/vnu-jar/build/dist/vnu.jar
 
 # uv, pinned, in a virtualenv of its own (it is not a dependency of the site).
 UV_VERSION := 0.13.9
@@ -38,6 +39,17 @@ $(TOOLS)/node_modules/.bin/bun:
 # axe-core, injected into pages by the accessibility tests.
 $(TOOLS)/node_modules/axe-core/axe.min.js:
 	npm install --prefix $(TOOLS) --no-audit --no-fund --loglevel=error axe-core@4.14.1
+
+# HTML_CodeSniffer, the second WCAG checker of tests/test_accessibility.py (injected like axe).
+$(TOOLS)/node_modules/html_codesniffer/build/HTMLCS.js:
+	npm install --prefix $(TOOLS) --no-audit --no-fund --loglevel=error html_codesniffer@2.5.1
+
+# The Nu Html Checker (the W3C's validator) of tests/test_html_validity.py; it runs on Java.
+$(TOOLS)/node_modules/vnu-jar/build/dist/vnu.jar:
+	npm install --prefix $(TOOLS) --no-audit --no-fund --loglevel=error vnu-jar@26.9.27
+
+java:
+	@command -v java >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq default-jre-headless; }
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
@@ -92,7 +104,7 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py \
 	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
 
-test: migrate chromium nginx fonts
+test: migrate chromium nginx fonts java
 	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
 	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $(PYTEST_ARGS)
 	@if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \

@@ -164,12 +164,15 @@ function useReservedSpace(ref, visible) {
       const height = `${entry.borderBoxSize[0].blockSize}px`;
       document.body.style.paddingBottom = height;
       root.style.scrollPaddingBottom = height;
+      // For what sticks to the window and scrolls on its own (the legal pages' contents).
+      root.style.setProperty("--consent-space", height);
     });
     observer.observe(ref.current);
     return () => {
       observer.disconnect();
       document.body.style.paddingBottom = "";
       root.style.scrollPaddingBottom = "";
+      root.style.removeProperty("--consent-space");
     };
   }, [ref, visible]);
 }
@@ -192,6 +195,8 @@ export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScript
   const [gated, setGated] = useState(true);
   const [customising, setCustomising] = useState(false);
   const [analytics, setAnalytics] = useState(false);
+  // Said by screen readers once a choice is made (the banner, and its buttons, are gone).
+  const [confirmation, setConfirmation] = useState("");
   const root = useRef(null);
   const title = useRef(null);
   const returnFocus = useRef(null);
@@ -224,17 +229,31 @@ export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScript
 
   useReservedSpace(root, visible && !gated);
 
-  if (thirdParty || !visible) return null;
+  if (thirdParty) return null;
+  const status = (
+    <p className="sr-only" role="status">
+      {confirmation}
+    </p>
+  );
+  if (!visible) return status;
 
   const choose = (choice) => {
     setChoice(choice); // hides the banner (listener above)
+    setConfirmation(texts.saved);
     const back = returnFocus.current;
     returnFocus.current = null;
-    if (back && back.isConnected) back.focus();
+    if (back && back.isConnected) {
+      back.focus();
+    } else {
+      // The banner answered on arrival: focus goes to the page's content, not the body.
+      const main = document.getElementById("contenu");
+      main && main.focus({ preventScroll: true });
+    }
   };
   const panelId = `${ids}-panel`;
   const t = texts;
   return (
+    <>
     <div
       ref={root}
       className="consent-banner"
@@ -306,6 +325,8 @@ export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScript
         )}
       </div>
     </div>
+    {status}
+    </>
   );
 }
 

@@ -70,6 +70,17 @@ let documentPage = true;
 // The page the document opens with is shown as prerendered, without it: faded in, its
 // largest element would count as painted only once the fade ends, after the scripts (the
 // thank-you pages' illustration: LCP 2.3 s for a first paint at 0.75 s on Lighthouse mobile).
+// After a client-side page change (`entrance`), focus moves to the new page's heading, so
+// that a screen reader announces the page and Tab starts there.
+function focusNewPage() {
+  const main = document.getElementById("contenu");
+  const heading = main && main.querySelector("h1");
+  const target = heading || main;
+  if (!target) return;
+  if (target === heading && !heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+  target.focus({ preventScroll: true });
+}
+
 export function PageFrame({ lang, children, className }) {
   const { pathname } = useLocation();
   useEffect(() => {
@@ -91,6 +102,7 @@ export function PageFrame({ lang, children, className }) {
     } else {
       window.scrollTo(0, 0);
     }
+    if (entrance && !target) focusNewPage();
   }, [lang]);
   return (
     <div className={className} data-entrance={entrance ? "" : undefined}>
@@ -116,18 +128,32 @@ export function SiteHeader({ variant, menuLabel, closeLabel, children }) {
     window.addEventListener("scroll", onScroll, { passive: true });
     return () => window.removeEventListener("scroll", onScroll);
   }, []);
+  const toggle = useRef(null);
+  const header = useRef(null);
   useEffect(() => {
     if (!open) return undefined;
-    const onKey = (e) => e.key === "Escape" && setOpen(false);
+    // Escape closes the menu and gives focus back to the button that opened it.
+    const onKey = (e) => {
+      if (e.key !== "Escape") return;
+      setOpen(false);
+      toggle.current && toggle.current.focus();
+    };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [open]);
+  // Focus leaving the header (Tab past the menu's last item) closes the menu: it would
+  // otherwise cover the page the focus has gone to.
+  const onBlur = (e) => {
+    if (open && e.relatedTarget && header.current && !header.current.contains(e.relatedTarget)) setOpen(false);
+  };
   // A click on a link inside the menu closes it (the page changes underneath).
   const onMenuClick = (e) => {
     if (e.target.closest("a")) setOpen(false);
   };
   return (
     <header
+      ref={header}
+      onBlur={onBlur}
       className="site-header"
       data-variant={variant}
       data-scrolled={scrolled ? "true" : "false"}
@@ -136,6 +162,7 @@ export function SiteHeader({ variant, menuLabel, closeLabel, children }) {
       <div className="site-header__bar">
         {brand}
         <button
+          ref={toggle}
           type="button"
           className="site-header__toggle"
           aria-expanded={open}
@@ -154,7 +181,8 @@ export function SiteHeader({ variant, menuLabel, closeLabel, children }) {
 }
 
 // A disclosure button with a panel of links (the Solutions dropdown): opens on click,
-// Enter or Space, closes on Escape (focus back to the button) or a click elsewhere.
+// Enter or Space, closes on Escape (focus back to the button), a click elsewhere or focus
+// moving out of it.
 export function Disclosure({ label, className, children }) {
   const [open, setOpen] = useState(false);
   const root = useRef(null);
@@ -178,8 +206,12 @@ export function Disclosure({ label, className, children }) {
       document.removeEventListener("keydown", onKey);
     };
   }, [open]);
+  // Focus leaving the disclosure (Tab past its last link) closes it.
+  const onBlur = (e) => {
+    if (open && e.relatedTarget && root.current && !root.current.contains(e.relatedTarget)) setOpen(false);
+  };
   return (
-    <div ref={root} className={className} data-open={open ? "true" : "false"}>
+    <div ref={root} className={className} data-open={open ? "true" : "false"} onBlur={onBlur}>
       <button
         ref={button}
         type="button"
@@ -322,5 +354,71 @@ export function AudienceOptOut({ measuredText, refusedText, signalText, optOutLa
         {measured ? optOutLabel : optInLabel}
       </button>
     </p>
+  );
+}
+
+// The not-found page's suggestions: the known pages of its language nearest to the path
+// asked for, at most `limit`, nearest first. One prerendered page answers every unknown path
+// (from the app and from nginx alike), so the path is read here, in the browser, and
+// compared with the route table the page carries (`pages`: [{path, title}]). Case and
+// accents are ignored; only the part after the language prefix is compared.
+const comparable = (path, prefix) =>
+  path
+    .slice(prefix.length)
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/^\/+|\/+$/g, "");
+
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+export function nearestPages(requested, pages, prefix, limit) {
+  const asked = comparable(requested, prefix);
+  return pages
+    .map((page) => {
+      const known = comparable(page.path, prefix);
+      // Close enough to be a typo: a few edits, more for longer paths.
+      const allowed = Math.max(2, Math.ceil(Math.max(asked.length, known.length) * 0.34));
+      return { ...page, distance: editDistance(asked, known), allowed };
+    })
+    .filter((page) => page.distance <= page.allowed)
+    .sort((a, b) => a.distance - b.distance || a.path.length - b.path.length)
+    .slice(0, limit);
+}
+
+export function NotFoundSuggestions({ pages, prefix, limit, heading, className }) {
+  const location = useLocation();
+  const [found, setFound] = useState([]);
+  useEffect(() => {
+    let requested = location.pathname;
+    try {
+      requested = decodeURIComponent(requested);
+    } catch {
+      // A malformed escape: compare the path as it came.
+    }
+    setFound(nearestPages(requested.normalize("NFC"), pages, prefix, limit));
+  }, [location.pathname, pages, prefix, limit]);
+  if (found.length === 0) return null;
+  return (
+    <nav className={className} aria-label={heading} data-testid="not-found-suggestions">
+      <h2 className="not-found__suggestions-title">{heading}</h2>
+      <ul className="not-found__suggestions-list">
+        {found.map((page) => (
+          <li key={page.path}>
+            <a href={page.path}>{page.title}</a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }

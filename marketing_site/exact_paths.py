@@ -227,10 +227,12 @@ class ExactPathPlugin(Plugin):
 
     def post_build(self, **context: Any) -> None:
         from marketing_site.seo import write_seo_files
+        from marketing_site.well_known import write_well_known_files
 
         static_dir = Path(context["static_dir"])
         write_manifest(static_dir)
         write_seo_files(static_dir)
+        write_well_known_files(static_dir)
 
 
 # ---------------------------------------------------------------------------- serve time

@@ -16,6 +16,7 @@ from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
 from marketing_site.services import oidc
 from marketing_site.services.mail import run_outbox_worker
+from marketing_site.settings import get_settings
 from marketing_site.state.auth import AuthState
 
 logs.configure()
@@ -91,7 +92,7 @@ app = rx.App(
     html_lang="fr",
     stylesheets=STYLESHEETS,
     head_components=[
-        rx.el.style(theme.css_variables()),
+        rx.el.style(theme.css_variables(site_origin=get_settings().site_origin)),
         ConsentGate.create(cookie_name=COOKIE_NAME),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],

@@ -68,6 +68,8 @@ DEMO = Page("demo", fr=f"/demo-{PRODUCT_SLUG}", en=f"/en/demo-{PRODUCT_SLUG}")
 LEGAL_NOTICE = Page("legal_notice", fr="/mentions-legales", en="/en/mentions-legales")
 SALES_TERMS = Page("sales_terms", fr="/cgv", en="/en/cgv")
 PRIVACY = Page("privacy", fr="/politique-de-confidentialite", en="/en/politique-de-confidentialite")
+# The accessibility statement (RGAA form); same slug in both languages, like the legal pages.
+ACCESSIBILITY = Page("accessibility", fr="/accessibilite", en="/en/accessibilite")
 WEBINARS = Page("webinars", fr="/webinar-wealth-management", en="/en/webinar-wealth-management")
 FEATURE_RELATIONSHIP = Page(
     "feature_relationship",
@@ -113,6 +115,7 @@ PAGES: tuple[Page, ...] = (
     LEGAL_NOTICE,
     SALES_TERMS,
     PRIVACY,
+    ACCESSIBILITY,
     WEBINARS,
     FEATURE_RELATIONSHIP,
     FEATURE_PORTAL,

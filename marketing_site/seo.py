@@ -6,17 +6,36 @@ the prerendered pages, and the sitemap is written beside them.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from urllib.parse import quote
 from xml.sax.saxutils import escape
 
 import reflex as rx
 
-from marketing_site import routes
+from marketing_site import routes, theme
+from marketing_site.brand import BRAND_NAME
 from marketing_site.content.words import words
 from marketing_site.settings import get_settings
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+
+
+# The social cards' size (scripts/make_og_images.py draws them), announced with og:image:width/height.
+OG_CARD_SIZE = {"width": 1200, "height": 630}
+# The app icons drawn from the logo by the same script: path -> size in px.
+APP_ICONS = {"/icons/app-192.png": 192, "/icons/app-512.png": 512, "/icons/apple-touch-icon.png": 180}
+APPLE_TOUCH_ICON = "/icons/apple-touch-icon.png"
+# The browser's UI colour on mobile and the installed app's: the navy of the navbar and logo.
+THEME_COLOR = theme.PRIMARY
+BACKGROUND_COLOR = "#ffffff"  # the page background (site.css)
+
+
+def manifest_path(lang: str) -> str:
+    """The web app manifest of a language (name, start URL and `lang` are the language's).
+    `.json`, so that the app and nginx (whose MIME table has no `.webmanifest`) send it with
+    one JSON type that browsers accept for manifests."""
+    return f"/manifest-{lang}.json"
 
 
 def og_card_path(key: str, lang: str) -> str:
@@ -48,9 +67,23 @@ def og_image_url(page: routes.Page | None, lang: str) -> str:
     return url(og_image_path(page.key if page is not None else "not_found", lang))
 
 
+def card_alt(page: routes.Page | None, lang: str) -> str:
+    """The text of a page's social card (brand, title, tagline), as its `og:image:alt`."""
+    title = page_text(page.key if page is not None else "not_found", lang)["title"].split(" | ")[0]
+    return words(lang, "meta.card_alt").format(title=title, tagline=words(lang, "meta.card_tagline"))
+
+
 def head_tags(page: routes.Page | None, lang: str) -> list[rx.Component]:
-    """Canonical, hreflang alternates, Open Graph (but the image) and robots tags of a page."""
-    tags: list[rx.Component] = []
+    """Canonical, hreflang alternates, Open Graph (but the image itself), robots tags, the
+    language's web app manifest and the icons of a page (None: the not-found page)."""
+    tags: list[rx.Component] = [
+        rx.el.meta(property="og:image:width", content=str(OG_CARD_SIZE["width"])),
+        rx.el.meta(property="og:image:height", content=str(OG_CARD_SIZE["height"])),
+        rx.el.meta(property="og:image:alt", content=card_alt(page, lang)),
+        rx.el.link(rel="manifest", href=manifest_path(lang)),
+        rx.el.link(rel="apple-touch-icon", href=APPLE_TOUCH_ICON),
+        rx.el.meta(name="theme-color", content=THEME_COLOR),
+    ]
     if page is None or not page.indexable:
         tags.append(rx.el.meta(name="robots", content="noindex"))
     if page is None:
@@ -94,12 +127,41 @@ def sitemap_xml() -> str:
     )
 
 
+# Never worth crawling: the operators' console (in every language), the login redirects, the API.
+ROBOTS_DISALLOWED = (*sorted({p for _, p in routes.CONSOLE.paths()}), "/auth/", "/api/")
+
+
 def robots_txt() -> str:
-    """Everything may be crawled except the API; the sitemap is announced."""
-    return f"User-agent: *\nDisallow: /api/\nSitemap: {url('/sitemap.xml')}\n"
+    """Everything may be crawled but the console, login and API paths; the sitemap is announced."""
+    disallow = "".join(f"Disallow: {path}\n" for path in ROBOTS_DISALLOWED)
+    return f"User-agent: *\n{disallow}Sitemap: {url('/sitemap.xml')}\n"
+
+
+def web_app_manifest(lang: str) -> dict:
+    """The web app manifest of a language: its home, its name, the logo's icons."""
+    return {
+        "name": words(lang, "meta.home.title"),
+        "short_name": BRAND_NAME,
+        "description": words(lang, "meta.home.description"),
+        "lang": lang,
+        "dir": "ltr",
+        "start_url": routes.HOME.path(lang),
+        "scope": "/",
+        "display": "browser",
+        "theme_color": THEME_COLOR,
+        "background_color": BACKGROUND_COLOR,
+        "icons": [
+            {"src": path, "sizes": f"{size}x{size}", "type": "image/png", "purpose": "any"}
+            for path, size in APP_ICONS.items()
+            if path != APPLE_TOUCH_ICON
+        ],
+    }
 
 
 def write_seo_files(static_dir: Path) -> None:
-    """Write sitemap.xml and robots.txt into the production build."""
+    """Write sitemap.xml, robots.txt and the web app manifests into the production build."""
+    for lang in routes.LANGS:
+        text = json.dumps(web_app_manifest(lang), ensure_ascii=False, indent=1)
+        (static_dir / manifest_path(lang).lstrip("/")).write_text(text, encoding="utf-8")
     (static_dir / "sitemap.xml").write_text(sitemap_xml(), encoding="utf-8")
     (static_dir / "robots.txt").write_text(robots_txt(), encoding="utf-8")

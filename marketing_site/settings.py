@@ -103,6 +103,9 @@ class Settings(BaseSettings):
     webinar_url: str = "https://webinars.nereo-wealth.fr"
     booking_url: str = ""
     contact_email: str = "contact@nereo-wealth.fr"
+    # The `Contact` of /.well-known/security.txt (a mailto:, https: or tel: URI, RFC 9116), read
+    # at build time.
+    security_contact: str = "mailto:security@nereo-wealth.fr"
     # Default: SQLite file var/marketing_site.db.
     database_url: str = ""
     pricing_price_set: Literal["default", "alternate"] = "default"
@@ -209,6 +212,14 @@ class Settings(BaseSettings):
     @classmethod
     def _mail_sink_dir(cls, value: str) -> str:
         return value or str(PROJECT_ROOT / "var" / "mail")
+
+    @field_validator("security_contact")
+    @classmethod
+    def _security_contact(cls, value: str) -> str:
+        value = value or "mailto:security@nereo-wealth.fr"
+        if not value.startswith(("mailto:", "https://", "tel:")):
+            raise ValueError(f"must be a mailto:, https: or tel: URI (RFC 9116), not {value!r}")
+        return value
 
     @field_validator("log_level", mode="before")
     @classmethod

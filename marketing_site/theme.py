@@ -6,6 +6,8 @@ Components never hard-code a colour: they use the CSS custom properties emitted 
 
 from __future__ import annotations
 
+import json
+
 PRIMARY = "#0b2545"  # deep navy: headings, primary buttons
 SECONDARY = "#b8860b"  # antique gold: accents, highlights
 GREY = {
@@ -57,8 +59,11 @@ def accent_class(name: str) -> str:
     return f"accent-{name}"
 
 
-def css_variables() -> str:
-    """The `:root` block every page carries in its head, and the accent classes."""
+def css_variables(site_origin: str = "") -> str:
+    """The `:root` block every page carries in its head, and the accent classes.
+
+    `site_origin` (SITE_URL) makes the site's paths absolute where a link's address is
+    printed (the print rules of site.css)."""
     entries = {
         "primary": PRIMARY,
         "secondary": SECONDARY,
@@ -66,6 +71,7 @@ def css_variables() -> str:
         **{_kebab(k): v for k, v in PALETTE.items()},
         "thanks-tint": THANKS_TINT,
         "page-transition": f"{PAGE_TRANSITION_MS}ms",
+        "site-origin": json.dumps(site_origin),
     }
     body = ";".join(f"--{k}:{v}" for k, v in entries.items())
     accents = "".join(f".{accent_class(name)}{{--accent:var(--{name})}}" for name in accent_names())

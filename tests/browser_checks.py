@@ -111,3 +111,39 @@ def switch_to_alternate_prices_over_websocket(page, site: str) -> None:
     page.wait_for_function("() => document.querySelector('[data-testid=price-engage]').innerText.startsWith('120')")
     amounts = price_amounts(page)
     assert [re.sub(r"\s", " ", amounts[k]) for k in PRICES[:3]] == ["120 €", "150 €", "200 €"]
+
+
+# HTML_CodeSniffer, the second WCAG 2.1 checker: its WCAG2AA standard (A and AA success
+# criteria), errors only (its warnings and notices ask for a human's judgement). It reads its
+# messages' language from <html lang>, and has no French: English messages on every page.
+HTMLCS = ROOT / ".tools" / "node_modules" / "html_codesniffer" / "build" / "HTMLCS.js"
+RUN_HTMLCS = """() => new Promise((resolve, reject) => {
+  HTMLCS.process('WCAG2AA', document, () => {
+    resolve(HTMLCS.getMessages().filter((m) => m.type === 1 /* error */).map((m) => {
+      const e = m.element;
+      const where = e.tagName ? e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + String(e.className).split(' ')[0] : '') : 'document';
+      return `${m.code} ${where}: ${m.msg.slice(0, 160)}`;
+    }));
+  }, () => reject(new Error('HTML_CodeSniffer failed')), 'en');
+})"""
+
+
+# Unknown paths and the page the not-found page must suggest first (typos of known pages).
+NOT_FOUND_EXAMPLES = {
+    "/conexion": "/connexion",
+    "/compar": "/compare",
+    "/en/pricng": "/en/pricing",
+    "/Mentions-Legale": "/mentions-legales",
+    "/portail-client-privee/x": "/portail-client-privée",
+}
+
+
+def not_found_suggestions(page, url: str) -> tuple[int, list[str]]:
+    """Open an unknown path: its HTTP status and the paths the page suggests, in order."""
+    response = page.goto(url, wait_until="networkidle")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+    found = page.get_by_test_id("not-found-suggestions")
+    if found.count() == 0:
+        page.wait_for_timeout(300)  # an effect after hydration; none may come
+    hrefs = found.locator("a").evaluate_all("(links) => links.map((a) => decodeURIComponent(a.pathname))")
+    return response.status, hrefs

@@ -223,3 +223,28 @@ def test_no_route_overflows_or_overlaps_at_common_widths(new_page, site):
         faults += [f"{path} {fault}" for fault in layout_faults(page, ROUTE_WIDTHS)]
         page.set_viewport_size({"width": 1280, "height": 800})
     assert faults == []
+
+
+# WCAG 1.4.12's text-spacing overrides, as a reader's stylesheet would set them.
+TEXT_SPACING = (
+    "* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; }"
+    " p { margin-bottom: 2em !important; }"
+)
+
+
+@pytest.mark.parametrize("path", [routes.HOME.fr, routes.HOME.en])
+def test_home_award_labels_fit_with_text_spacing_at_320px(new_page, site, path):
+    page = new_page(width=320, height=800)
+    page.goto(site + path, wait_until="networkidle")
+    page.add_style_tag(content=TEXT_SPACING)
+    overflowing = page.evaluate(
+        """() => [...document.querySelectorAll('.home-trust__item')].flatMap((item) => {
+             const box = item.getBoundingClientRect();
+             return [...item.querySelectorAll('.home-trust__label')]
+               .filter((label) => label.scrollWidth > label.clientWidth + 0.5
+                 || label.getBoundingClientRect().right > box.right + 0.5
+                 || label.getBoundingClientRect().left < box.left - 0.5)
+               .map((label) => label.textContent);
+           })"""
+    )
+    assert overflowing == []

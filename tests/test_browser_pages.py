@@ -51,7 +51,7 @@ def test_compare_table_has_five_columns_and_filled_rows(new_page, site):
         table = page.get_by_test_id("compare-table")
         headers = [h.strip() for h in table.locator("thead th").all_inner_texts()]
         assert headers == [first, "Engage", "Manage", "Interact", "Complete"]
-        rows = table.locator("tbody tr:has(td)")
+        rows = table.locator("tbody tr:not(.compare__group)")
         assert rows.count() >= 12
         for i in range(rows.count()):
             cells = rows.nth(i).locator("th, td")
@@ -132,7 +132,7 @@ def _compare_matrix(page) -> dict[str, dict[str, str]]:
           const table = document.querySelector('[data-testid=compare-table]');
           const offers = [...table.querySelectorAll('thead th')].slice(1).map((th) => th.innerText.trim());
           const matrix = {};
-          for (const row of table.querySelectorAll('tbody tr')) {
+          for (const row of table.querySelectorAll('tbody tr:not(.compare__group)')) {
             const cells = [...row.querySelectorAll('td')];
             if (!cells.length) continue;
             matrix[row.querySelector('th').innerText.trim()] = Object.fromEntries(

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 import httpx2
 import pytest
-from browser_checks import switch_to_alternate_prices_over_websocket
+from browser_checks import NOT_FOUND_EXAMPLES, not_found_suggestions, switch_to_alternate_prices_over_websocket
 from http_checks import NOT_FOUND_TEXT, unchunk
 from lead_payloads import lead_payload
 from servers import BIN, ROOT, NginxProxy, SiteServer, ensure_nginx, free_port
@@ -257,6 +257,32 @@ def test_websocket_pricing_switch_through_the_proxy(new_page, page_errors, proxi
             break
         time.sleep(0.1)
     assert upgraded.search((proxied.proxy.dir / "access.log").read_text())
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type"),
+    [
+        ("/.well-known/security.txt", "text/plain"),
+        ("/manifest-fr.json", "application/json"),
+        ("/manifest-en.json", "application/json"),
+        ("/icons/app-512.png", "image/png"),
+    ],
+)
+def test_security_txt_manifests_and_icons_are_the_apps(proxied, path, content_type):
+    through, direct = _both(proxied, path)
+    assert through.status_code == direct.status_code == 200
+    assert through.headers["content-type"].split(";")[0] == content_type
+    assert through.content == direct.content
+
+
+@pytest.mark.browser
+def test_not_found_page_suggests_near_pages_behind_the_proxy(new_page, page_errors, proxied):
+    page = new_page(ignore_https_errors=True)
+    for path, expected in NOT_FOUND_EXAMPLES.items():
+        status, suggested = not_found_suggestions(page, proxied.origin + quote(path, safe="/"))
+        assert status == 404, path
+        assert suggested[0] == expected and len(suggested) <= 3, (path, suggested)
+    assert page_errors == []
 
 
 def _post_lead(source: str, email: str, origin: str, **headers: str) -> httpx2.Response:

@@ -80,7 +80,45 @@ def test_sitemap_lists_indexable_pages_with_alternates(site):
     }
 
 
-def test_robots_txt_announces_the_sitemap(site):
+def test_robots_txt_announces_the_sitemap_and_keeps_crawlers_out_of_console_login_and_api(site):
     robots = httpx2.get(site + "/robots.txt").text
     assert "User-agent: *" in robots
     assert f"Sitemap: {site}/sitemap.xml" in robots
+    disallowed = {line.removeprefix("Disallow: ") for line in robots.splitlines() if line.startswith("Disallow: ")}
+    assert disallowed == {"/console", "/en/console", "/auth/", "/api/"}
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+@pytest.mark.parametrize("path", [*routes.all_paths(), "/page-absente", "/en/missing-page"])
+def test_every_page_announces_its_card_size_and_text_the_manifest_and_the_icons(site, path):
+    html = httpx2.get(site + quote(path, safe="/")).text
+    metas = {(_attr(t, "name") or _attr(t, "property")): _attr(t, "content") for t in META.findall(html)}
+    links = {_attr(t, "rel"): _attr(t, "href") for t in LINK.findall(html)}
+    lang = routes.page_lang(path)
+    assert (metas["og:image:width"], metas["og:image:height"]) == ("1200", "630")
+    assert metas["og:image:alt"].startswith("Nereo") and len(metas["og:image:alt"]) > 20
+    assert metas["theme-color"] == "#0b2545"
+    assert links["manifest"] == f"/manifest-{lang}.json"
+    assert _png_size(httpx2.get(site + links["apple-touch-icon"]).content) == (180, 180)
+
+
+@pytest.mark.parametrize("lang", routes.LANGS)
+def test_web_app_manifest_of_each_language(site, lang):
+    response = httpx2.get(f"{site}/manifest-{lang}.json")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/json")
+    manifest = response.json()
+    assert manifest["lang"] == lang
+    assert manifest["start_url"] == routes.HOME.path(lang)
+    assert manifest["name"].startswith("Nereo |") and manifest["short_name"] == "Nereo"
+    assert manifest["theme_color"] == "#0b2545" and manifest["background_color"] == "#ffffff"
+    sizes = {}
+    for icon in manifest["icons"]:
+        width, height = _png_size(httpx2.get(site + icon["src"]).content)
+        assert icon["sizes"] == f"{width}x{height}" and icon["type"] == "image/png"
+        sizes[width] = icon["src"]
+    assert {192, 512} <= set(sizes)

@@ -80,3 +80,15 @@ class StaticHtml(rx.Component):
     # The HTML element ("section", "div" …) and its props, as React takes them.
     element: rx.Var[str]
     attrs: rx.Var[dict]
+
+
+class NotFoundSuggestions(rx.Component):
+    """The known pages nearest to the unknown path the browser shows (computed there)."""
+
+    library = SITE_UI
+    tag = "NotFoundSuggestions"
+    # [{"path": …, "title": …}] of the not-found page's language; its path prefix ("" or "/en").
+    pages: rx.Var[list]
+    prefix: rx.Var[str]
+    limit: rx.Var[int]
+    heading: rx.Var[str]

@@ -72,6 +72,7 @@ def footer(lang: str) -> rx.Component:
                 rx.el.li(link(text["footer_legal"], routes.LEGAL_NOTICE.path(lang))),
                 rx.el.li(link(text["footer_privacy"], routes.PRIVACY.path(lang))),
                 rx.el.li(link(text["footer_terms"], routes.SALES_TERMS.path(lang))),
+                rx.el.li(link(text["footer_accessibility"], routes.ACCESSIBILITY.path(lang))),
                 rx.el.li(consent_settings_button(lang)) if not settings.consent_script_url else rx.fragment(),
                 class_name="footer__legal",
             ),

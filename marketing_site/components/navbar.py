@@ -56,7 +56,8 @@ def navbar(path: str) -> rx.Component:
         link(
             rx.fragment(
                 rx.el.span(text["language_flag"], class_name="flag", aria_hidden="true"),
-                rx.el.span(text["language_switch"], class_name="sr-only"),
+                # Said in the language it names ("English version" on a French page).
+                rx.el.span(text["language_switch"], class_name="sr-only", lang=routes.page_lang(counterpart)),
             ),
             counterpart,
             class_name="nav-item nav-link nav-flag",

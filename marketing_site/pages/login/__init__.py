@@ -23,11 +23,23 @@ ON_LOAD = [LoginFormState.read_return_to, AuthState.redirect_by_role]
 
 def login_form() -> rx.Component:
     return NativeForm.create(
-        labelled_input(message("login.email"), "login_hint", type="email", autocomplete="username", id="login-email"),
+        # `username` (what password managers pair with the password) is an autofill name for
+        # text inputs, not for type="email"; the email keyboard comes from `inputmode`.
+        labelled_input(
+            message("login.email"),
+            "login_hint",
+            type="text",
+            autocomplete="username",
+            id="login-email",
+            input_mode="email",
+            spell_check=False,
+            auto_capitalize="none",
+        ),
         labelled_input(
             message("login.password"), None, type="password", autocomplete="current-password", id="login-password"
         ),
-        rx.el.input(type="hidden", name="return_to", value=LoginFormState.returnTo, read_only=True),
+        # No `readonly`: HTML forbids it on a hidden input (React needs no onChange for one either).
+        rx.el.input(type="hidden", name="return_to", value=LoginFormState.returnTo),
         rx.el.div(
             submit_button(message("login.submit")),
             link(message("login.forgot"), routes.RESET_PASSWORD.path("fr"), class_name="account__link"),

@@ -1,4 +1,8 @@
-"""Account-creation step 2 (French and English routes): the Validate control only links home."""
+"""Account-creation step 2 (French and English routes): the Validate control only leads home.
+
+Validate is the form's submit button (a form needs one to be submitted from the keyboard);
+submitting stores nothing and goes to the home page.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,7 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components.account import account_aside, account_layout
-from marketing_site.components.fields import labelled_input, unwired_form
-from marketing_site.components.links import button_link
+from marketing_site.components.fields import labelled_input, submit_button, unwired_form
 from marketing_site.content.words import words
 
 # (input name, input type, autocomplete); labels come from the content module.
@@ -26,8 +29,9 @@ def registration_form(text: dict, lang: str) -> rx.Component:
             labelled_input(text["fields"][name], name, type=type_, autocomplete=autocomplete, id=f"registration-{name}")
             for name, type_, autocomplete in FIELDS
         ],
-        rx.el.div(button_link(text["validate"], routes.HOME.path(lang)), class_name="account__actions"),
+        rx.el.div(submit_button(text["validate"]), class_name="account__actions"),
         aria_label=text["form_label"],
+        on_submit=[rx.prevent_default, rx.redirect(routes.HOME.path(lang))],
     )
 
 
