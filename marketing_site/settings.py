@@ -101,7 +101,10 @@ class Settings:
     oidc_client_id: str
     oidc_client_secret: str
     oidc_audience: str
+    oidc_resource: str
     oidc_roles_claim: str
+    # "standard" (OpenID Connect, RP-Initiated Logout) or "auth0" (its /v2/logout, returnTo, federated).
+    oidc_compat: str
     oidc_use_refresh_tokens: bool
     oidc_password_reset_url: str
     manager_service_url: str
@@ -240,8 +243,10 @@ def get_settings() -> Settings:
         oidc_issuer=_env("OIDC_ISSUER"),
         oidc_client_id=_env("OIDC_CLIENT_ID"),
         oidc_client_secret=_env("OIDC_CLIENT_SECRET"),
-        oidc_audience=_env("OIDC_AUDIENCE", "https://api.nereo-wealth.fr"),
-        oidc_roles_claim=_env("OIDC_ROLES_CLAIM", "https://nereo-wealth.fr/roles"),
+        oidc_audience=_env("OIDC_AUDIENCE"),
+        oidc_resource=_env("OIDC_RESOURCE"),
+        oidc_roles_claim=_env("OIDC_ROLES_CLAIM", "roles") or "roles",
+        oidc_compat=_choice("OIDC_COMPAT", ("standard", "auth0")),
         oidc_use_refresh_tokens=_bool("OIDC_USE_REFRESH_TOKENS", True),
         oidc_password_reset_url=_env("OIDC_PASSWORD_RESET_URL"),
         manager_service_url=_env("MANAGER_SERVICE_URL"),

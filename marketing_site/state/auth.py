@@ -8,12 +8,15 @@ websocket's handshake (`self.router.headers.cookie`, server-side only).
 - a one-shot error cookie from the callback becomes `error`;
 - no session cookie and no marker: anonymous at once, no provider call;
 - a live session: authenticated (its access token refreshed if expired, one refresh at a
-  time, 3 attempts on network failure, then 'Get access token failed');
-- the marker but no usable session: the `prompt=none` round trip (`/auth/silent`).
+  time, 3 attempts on network failure, then 'Get access token failed' and still
+  authenticated, as /auth/session says: the session lives on);
+- the marker but no usable session: the `prompt=none` round trip (`/auth/silent`). Only an
+  interactive login sets the marker, so this happens at most once per login: never a loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -50,7 +53,16 @@ def error_message(code: str) -> str:
 
 
 def roles_of(claims: dict[str, Any], claim: str) -> list[str]:
+    """The roles in `claim` of the identity (ID token merged with UserInfo).
+
+    A name not found as it is may be a dotted path into nested objects: Keycloak's
+    `realm_access.roles` or `resource_access.<client>.roles`.
+    """
     value = claims.get(claim)
+    if value is None and "." in claim:
+        value = claims
+        for part in claim.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
     if isinstance(value, str):
         return [value]
     if isinstance(value, list):
@@ -60,8 +72,9 @@ def roles_of(claims: dict[str, Any], claim: str) -> list[str]:
 
 def public_user(claims: dict[str, Any], roles_claim: str) -> dict[str, Any]:
     user = {name: claims[name] for name in PROFILE_CLAIMS if name in claims}
-    if roles_claim in claims:
-        user[roles_claim] = roles_of(claims, roles_claim)
+    roles = roles_of(claims, roles_claim)
+    if roles_claim in claims or roles:
+        user[roles_claim] = roles
     return user
 
 
@@ -148,11 +161,13 @@ class AuthState(rx.State):
             try:
                 result = await oidc.relying_party().session_tokens(session_id)
             except oidc.TokenFailed as error:
-                logger.warning("silent token fetch failed: %s", error)
-                self._set_anonymous()
+                if not isinstance(error, oidc.ClientRejected):  # that one is logged at ERROR already
+                    logger.warning("silent token fetch failed: %s", error)
                 self._set_error(oidc.TokenFailed.code)
-                self.isLoading = False
-                return events
+                # The session is kept (a network failure is not the visitor's): still logged
+                # in, with its stored identity, as /auth/session answers.
+                live = await asyncio.to_thread(sessions.live_session, session_id)
+                result = (sessions.user_of(live[0]), live[1]) if live else None
         if result is not None:
             claims, _ = result
             self.user = public_user(claims, settings.oidc_roles_claim)
