@@ -39,6 +39,14 @@ $(TOOLS)/node_modules/.bin/bun:
 $(TOOLS)/node_modules/axe-core/axe.min.js:
 	npm install --prefix $(TOOLS) --no-audit --no-fund --loglevel=error axe-core@4.14.1
 
+# panva's oidc-provider (a certified OpenID Provider) for tests/test_auth_certified.py, in a
+# folder of its own so the tools' package.json stays as it is. Node 20 runs it with a warning.
+OIDC_PROVIDER_VERSION := 9.13.3
+OIDC_PROVIDER := $(TOOLS)/oidc-provider/node_modules/oidc-provider/package.json
+$(OIDC_PROVIDER):
+	mkdir -p $(TOOLS)/oidc-provider
+	npm install --prefix $(TOOLS)/oidc-provider --no-audit --no-fund --loglevel=error oidc-provider@$(OIDC_PROVIDER_VERSION)
+
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 
@@ -92,7 +100,7 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py \
 	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
 
-test: migrate chromium nginx fonts
+test: migrate chromium nginx fonts $(OIDC_PROVIDER)
 	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
 	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $(PYTEST_ARGS)
 	@if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \

@@ -12,9 +12,13 @@
 //   PROVIDER_PORT            port on 127.0.0.1 (the issuer is http://127.0.0.1:PORT)
 //   PROVIDER_CLIENTS         the registered clients (oidc-provider client metadata)
 //   PROVIDER_ACCOUNTS        {"<login>": {claims...}}; an unknown login gets only `sub`
-//   PROVIDER_ACCESS_TTL      access token lifetime in seconds (default: the provider's, 1 h)
-//   PROVIDER_NO_EXPIRES_IN   "1": token responses omit expires_in (RFC 6749 only recommends it)
-//   PROVIDER_ROTATE          "1": every refresh rotates the refresh token (reuse is refused)
+//   PROVIDER_CLIENT_OPTIONS  {"<client_id>": {...}} what a test varies per client:
+//                              access_ttl     access token lifetime in seconds (default 1 h)
+//                              no_expires_in  token responses omit expires_in (RFC 6749 only
+//                                             recommends it)
+//                              rotate         every refresh rotates the refresh token (the
+//                                             provider then refuses the old one and revokes
+//                                             the grant when it comes back)
 //   PROVIDER_RESOURCE        a resource indicator (RFC 8707) this provider serves tokens for
 //
 // Every request is logged as one line "<METHOD> <path>" on stdout, so a test can count them.
@@ -27,7 +31,8 @@ const port = Number(process.env.PROVIDER_PORT);
 const issuer = `http://127.0.0.1:${port}`;
 const clients = JSON.parse(process.env.PROVIDER_CLIENTS || '[]');
 const accounts = JSON.parse(process.env.PROVIDER_ACCOUNTS || '{}');
-const accessTtl = Number(process.env.PROVIDER_ACCESS_TTL || 0);
+const options = JSON.parse(process.env.PROVIDER_CLIENT_OPTIONS || '{}');
+const optionsOf = (client) => (client && options[client.clientId]) || {};
 const resource = process.env.PROVIDER_RESOURCE || '';
 
 const configuration = {
@@ -60,15 +65,21 @@ const configuration = {
     },
   },
 };
-if (accessTtl) configuration.ttl = { AccessToken: accessTtl };
-if (process.env.PROVIDER_ROTATE === '1') configuration.rotateRefreshToken = () => true;
+configuration.ttl = {
+  AccessToken(_ctx, token, client) {
+    return token.resourceServer?.accessTokenTTL || optionsOf(client).access_ttl || 60 * 60;
+  },
+};
+// The default rotates a confidential client's refresh token only near its expiry.
+configuration.rotateRefreshToken = (ctx) => Boolean(optionsOf(ctx.oidc.client).rotate)
+  || ctx.oidc.entities.RefreshToken.ttlPercentagePassed() >= 70;
 
 const provider = new Provider(issuer, configuration);
 
 provider.use(async (ctx, next) => {
   process.stdout.write(`${ctx.method} ${ctx.path}\n`);
   await next();
-  if (process.env.PROVIDER_NO_EXPIRES_IN === '1' && ctx.path === '/token' && ctx.body && typeof ctx.body === 'object') {
+  if (ctx.path === '/token' && ctx.body && typeof ctx.body === 'object' && optionsOf(ctx.oidc?.client).no_expires_in) {
     delete ctx.body.expires_in;
   }
 });

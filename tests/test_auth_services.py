@@ -575,3 +575,95 @@ def test_migrations_match_the_tables(tmp_path):
 
 def test_sqlmodel_metadata_has_the_auth_tables():
     assert {"auth_session", "auth_login_transaction"} <= set(SQLModel.metadata.tables)
+
+
+# ----------------------------------------------------------------------- two workers, one refresh
+
+RACER = """
+import asyncio, dataclasses, sys, time
+from marketing_site.services import oidc
+from marketing_site.settings import get_settings
+issuer, session_id, redis_url = sys.argv[1:4]
+settings = dataclasses.replace(
+    get_settings(), oidc_issuer=issuer, oidc_client_id="c", oidc_client_secret="s", redis_url=redis_url
+)
+party = oidc.RelyingParty(settings)
+asyncio.run(party.metadata())
+print("ready", flush=True)
+sys.stdin.readline()  # both workers are loaded: go at once
+result = asyncio.run(party.session_tokens(session_id))
+print(result[1].access_token if result else "ENDED")
+"""
+
+
+def _rotating_answer(n, form):
+    """A provider that rotates refresh tokens and refuses a used one (as a certified one may)."""
+    if form.get("refresh_token") == "refresh-1" and n == 1:
+        return 200, {"access_token": "fresh-1", "refresh_token": "refresh-2", "expires_in": 3600}
+    return 400, {"error": "invalid_grant", "error_description": "refresh token already used"}
+
+
+def _race(pg_url: str, redis_url: str, session_id: str, provider) -> list[str]:
+    env = {**os.environ, "DATABASE_URL": pg_url, "SESSION_SECRET": os.environ["SESSION_SECRET"]}
+    racers = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACER, provider.issuer, session_id, redis_url],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    for racer in racers:
+        assert racer.stdout.readline().strip() == "ready", racer.stderr.read()[-2000:]
+    for racer in racers:
+        racer.stdin.write("go\n")
+        racer.stdin.flush()
+    outputs = [racer.communicate(timeout=120) for racer in racers]
+    assert all(racer.returncode == 0 for racer in racers), [err[-2000:] for _, err in outputs]
+    return sorted(out.strip().splitlines()[-1] for out, _ in outputs)
+
+
+@pytest.mark.skipif(
+    not (os.environ.get("TEST_DATABASE_URL") and os.environ.get("TEST_REDIS_URL")),
+    reason="needs TEST_DATABASE_URL (PostgreSQL) and TEST_REDIS_URL (Redis), as `make test` passes them",
+)
+def test_two_workers_racing_one_refresh_on_postgresql_and_redis(tmp_path, monkeypatch):
+    """Two processes (two workers) refresh one expired session at the same instant, with a
+    provider that rotates refresh tokens: with the Redis lock, one refresh, both get its
+    token, the session lives. The same race with per-process locks (no Redis) refreshes
+    twice and the loser's refused token ends the visitor's session: the lock is what holds."""
+    from servers import PG_PREFIX, create_test_database
+
+    pg_url = create_test_database(f"{PG_PREFIX}race_{time.time_ns()}")
+    monkeypatch.setenv("DATABASE_URL", pg_url)
+    monkeypatch.setenv("SESSION_SECRET", "race-secret-" + "x" * 32)
+    get_settings.cache_clear()
+    try:
+        metadata.create_all(sessions.engine())
+        outcomes = {}
+        for name, redis_url in (("redis", os.environ["TEST_REDIS_URL"]), ("per-process", "")):
+            provider = _Provider(token_delay=0.5, token_answer=_rotating_answer)
+            try:
+                session_id = _expired_session()
+                outcomes[name] = (_race(pg_url, redis_url, session_id, provider), provider.token_requests)
+                outcomes[name] += (sessions.live_session(session_id) is not None,)
+            finally:
+                provider.close()
+        assert outcomes["redis"] == (["fresh-1", "fresh-1"], 1, True)
+        assert outcomes["per-process"][1] == 2 and outcomes["per-process"][2] is False  # the bug without it
+    finally:
+        from sqlalchemy import text
+
+        from marketing_site import db
+
+        sessions.engine().dispose()
+        db.engine_for.cache_clear()
+        get_settings.cache_clear()
+        engine = __import__("servers")._pg_admin()
+        with engine.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{pg_url.rsplit("/", 1)[1]}" WITH (FORCE)'))
+        engine.dispose()
