@@ -39,13 +39,12 @@ $(TOOLS)/node_modules/.bin/bun:
 $(TOOLS)/node_modules/axe-core/axe.min.js:
 	npm install --prefix $(TOOLS) --no-audit --no-fund --loglevel=error axe-core@4.14.1
 
-# panva's oidc-provider (a certified OpenID Provider) for tests/test_auth_certified.py, in a
-# folder of its own so the tools' package.json stays as it is. Node 20 runs it with a warning.
-OIDC_PROVIDER_VERSION := 9.13.3
-OIDC_PROVIDER := $(TOOLS)/oidc-provider/node_modules/oidc-provider/package.json
-$(OIDC_PROVIDER):
-	mkdir -p $(TOOLS)/oidc-provider
-	npm install --prefix $(TOOLS)/oidc-provider --no-audit --no-fund --loglevel=error oidc-provider@$(OIDC_PROVIDER_VERSION)
+# panva's oidc-provider (a certified OpenID Provider) for tests/test_auth_certified.py, exactly
+# as tests/oidc-provider/package-lock.json says. Node 20 runs it with a warning.
+OIDC_PROVIDER := tests/oidc-provider/node_modules/oidc-provider/package.json
+$(OIDC_PROVIDER): tests/oidc-provider/package-lock.json
+	npm ci --prefix tests/oidc-provider --no-audit --no-fund --loglevel=error
+	touch $@
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }

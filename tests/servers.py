@@ -418,11 +418,11 @@ class NginxProxy:
         self.proc = None
 
 
-OIDC_PROVIDER_MODULE = ROOT / ".tools" / "oidc-provider" / "node_modules" / "oidc-provider" / "lib" / "index.js"
+OIDC_PROVIDER_DIR = ROOT / "tests" / "oidc-provider"
 
 
 class CertifiedProvider:
-    """panva's `oidc-provider` 9.x (tests/certified_provider.mjs) on a loopback port.
+    """panva's `oidc-provider` 9.x (tests/oidc-provider/provider.mjs) on a loopback port.
 
     `clients`: its registered clients (oidc-provider metadata); `options`: per client id, what
     the tests vary (access_ttl, no_expires_in, rotate); `accounts`: claims per login. Every
@@ -435,7 +435,6 @@ class CertifiedProvider:
         self.log = ARTIFACTS / f"certified-provider-{port}.log"
         self.env = {
             **os.environ,
-            "OIDC_PROVIDER_MODULE": str(OIDC_PROVIDER_MODULE),
             "PROVIDER_PORT": str(port),
             "PROVIDER_CLIENTS": json.dumps(clients),
             "PROVIDER_ACCOUNTS": json.dumps(accounts),
@@ -444,12 +443,12 @@ class CertifiedProvider:
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30) -> CertifiedProvider:
-        if not OIDC_PROVIDER_MODULE.exists():
-            raise RuntimeError(f"{OIDC_PROVIDER_MODULE} is missing: `make test` installs oidc-provider")
+        if not (OIDC_PROVIDER_DIR / "node_modules" / "oidc-provider").is_dir():
+            raise RuntimeError(f"oidc-provider is missing in {OIDC_PROVIDER_DIR}: `make test` installs it (npm ci)")
         ARTIFACTS.mkdir(exist_ok=True)
         with self.log.open("wb") as log:
             self.proc = subprocess.Popen(
-                ["node", str(ROOT / "tests" / "certified_provider.mjs")],
+                ["node", str(OIDC_PROVIDER_DIR / "provider.mjs")],
                 env=self.env,
                 stdout=log,
                 stderr=subprocess.STDOUT,

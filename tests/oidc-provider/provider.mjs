@@ -1,5 +1,5 @@
-// A certified OpenID Provider for the tests: panva's `oidc-provider` 9.x (installed by the
-// Makefile under .tools/oidc-provider), on loopback, at its defaults except where a real
+// A certified OpenID Provider for the tests: panva's `oidc-provider` 9.x (installed here from
+// package-lock.json by `make test`), on loopback, at its defaults except where a real
 // deployment must say something (clients, accounts, claims per scope).
 //
 // At its defaults it behaves like a conformant customer provider, unlike oidc-provider-mock:
@@ -8,7 +8,7 @@
 // exactly, refresh tokens not rotated for a confidential client. Its development login form
 // accepts any login; the login picks the account from PROVIDER_ACCOUNTS.
 //
-// Environment (all JSON or numbers, set by tests/certified.py):
+// Environment (all JSON or numbers, set by tests/servers.py CertifiedProvider):
 //   PROVIDER_PORT            port on 127.0.0.1 (the issuer is http://127.0.0.1:PORT)
 //   PROVIDER_CLIENTS         the registered clients (oidc-provider client metadata)
 //   PROVIDER_ACCOUNTS        {"<login>": {claims...}}; an unknown login gets only `sub`
@@ -23,9 +23,7 @@
 //
 // Every request is logged as one line "<METHOD> <path>" on stdout, so a test can count them.
 
-// The package lives under .tools/oidc-provider (OIDC_PROVIDER_MODULE: its entry file), not next
-// to this file, so it is imported by path.
-const { default: Provider } = await import(process.env.OIDC_PROVIDER_MODULE);
+import Provider from 'oidc-provider';
 
 const port = Number(process.env.PROVIDER_PORT);
 const issuer = `http://127.0.0.1:${port}`;
