@@ -6,6 +6,7 @@
     POST /auth/logout    end the session: default (RP-Initiated Logout when the provider offers it),
                          `federated=1` (Auth0 only) or `local_only=1` (not both)
     GET  /auth/session   {"isAuthenticated", "user"} of this browser (no token; no provider call)
+    POST /auth/backchannel-logout  the provider's Back-Channel Logout (a signed logout token)
 
 Errors reach the page through a one-shot cookie holding an error code (`state.auth`
 turns it into the spec's message); tokens stay in the database.
@@ -228,6 +229,27 @@ async def logout(request: Request) -> Response:
     return response
 
 
+async def backchannel_logout(request: Request) -> Response:
+    """OpenID Connect Back-Channel Logout: the provider ends this user's sessions here.
+
+    Called by the provider, not by a browser (no cookie, no Origin): the signed logout
+    token is the only credential. 200 once the sessions are gone, 400 for a bad token.
+    """
+    form = await request.form()
+    raw = form.get("logout_token")
+    headers = {"Cache-Control": "no-store"}
+    if not isinstance(raw, str) or not raw:
+        return JSONResponse({"error": "invalid_request"}, status_code=400, headers=headers)
+    try:
+        claims = await oidc.relying_party().logout_token_claims(raw)
+    except oidc.AuthError as error:
+        logger.warning("back-channel logout refused: %s", error)
+        return JSONResponse({"error": "invalid_request"}, status_code=400, headers=headers)
+    ended = await asyncio.to_thread(sessions.delete_sessions_of, claims["sub"])
+    logger.info("back-channel logout from the provider ended %d session(s)", ended)
+    return Response(status_code=200, headers=headers)
+
+
 async def session_info(request: Request) -> Response:
     """What the page may know about this browser's session (public claims only; no provider call).
 
@@ -251,4 +273,5 @@ ROUTES = [
     Route("/auth/callback", callback, methods=["GET"]),
     Route("/auth/logout", logout, methods=["POST"]),
     Route("/auth/session", session_info, methods=["GET"]),
+    Route("/auth/backchannel-logout", backchannel_logout, methods=["POST"]),
 ]

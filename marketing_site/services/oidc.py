@@ -563,6 +563,19 @@ class RelyingParty:
             return None
         return f"{endpoint}{'&' if '?' in endpoint else '?'}{query}"
 
+    async def logout_token_claims(self, raw: str) -> dict[str, Any]:
+        """A validated back-channel logout token's claims (`LoginFailed` when invalid)."""
+        options = {"issuer": self.issuer, "client_id": self.client_id}
+        try:
+            return id_tokens.validate_logout_token(raw, jwks=await self.jwks(), **options)
+        except id_tokens.IdTokenError as error:
+            if error.reason != "key":
+                raise LoginFailed(str(error)) from error
+        try:  # the provider may have rotated its keys
+            return id_tokens.validate_logout_token(raw, jwks=await self.jwks(refresh=True), **options)
+        except id_tokens.IdTokenError as error:
+            raise LoginFailed(str(error)) from error
+
     # ------------------------------------------------------------------ self-check
 
     async def self_check(self) -> list[str]:

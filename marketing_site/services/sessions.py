@@ -271,6 +271,14 @@ def delete_session(session_id: str | None) -> None:
             db.commit()
 
 
+def delete_sessions_of(sub: str) -> int:
+    """End every session of one user (a back-channel logout from the provider); how many."""
+    with Session(engine()) as db:
+        result = db.exec(delete(AuthSession).where(AuthSession.sub == sub))
+        db.commit()
+        return result.rowcount or 0
+
+
 def sessions_count() -> int:
     with Session(engine()) as db:
         return len(db.exec(select(AuthSession.id_hash)).all())

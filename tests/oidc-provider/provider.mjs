@@ -5,7 +5,8 @@
 // At its defaults it behaves like a conformant customer provider, unlike oidc-provider-mock:
 // profile and email claims only at UserInfo (the ID token carries sub and the protocol claims),
 // offline_access (so a refresh token) only with prompt=consent, post-logout URLs compared
-// exactly, refresh tokens not rotated for a confidential client. Its development login form
+// exactly, refresh tokens not rotated for a confidential client. One feature is on that the
+// defaults leave off: Back-Channel Logout, for the clients that register a URI for it. Its development login form
 // accepts any login; the login picks the account from PROVIDER_ACCOUNTS.
 //
 // Environment (all JSON or numbers, set by tests/servers.py CertifiedProvider):
@@ -52,6 +53,8 @@ const configuration = {
     };
   },
   features: {
+    // Off by default; a provider that offers it tells the site when its session ends there.
+    backchannelLogout: { enabled: true },
     resourceIndicators: {
       enabled: true,
       async getResourceServerInfo(_ctx, indicator) {
