@@ -342,3 +342,32 @@ def test_a_logout_at_the_provider_ends_the_site_session_by_back_channel(new_page
     assert not _session_says(page, site)
     page.goto(site + "/compare")
     assert not _logged_in(page, wait=4)
+
+
+def test_the_trial_renews_an_expired_access_token_without_refresh_token_silently(
+    new_page, site, site_server, auth_services, certified
+):
+    """30 s tokens, no refresh token: the visitor stays logged in past the expiry, and Valider
+    renews the token by one `prompt=none` round trip before the registration goes out."""
+    certified("nereo-short")
+    manager = auth_services["manager"]
+    manager.delay, manager.fail_registrations = 0, False
+    page, authorize = _open(new_page)
+    page.goto(site + "/start-free-trial")
+    _sign_in(page, "camille")
+    page.wait_for_url(site + "/start-free-trial")
+    page.wait_for_function("() => document.querySelector('#trial-lastName')?.value === 'Durand'")
+    site_server.query("UPDATE auth_session SET access_expires_at = ?", time.time() - 1)
+    before = len(manager.registrations())
+    with page.expect_request(lambda r: bool(AUTH.match(r.url))):
+        page.get_by_test_id("trial-submit").click()
+    page.wait_for_url(site + "/start-free-trial")
+    page.wait_for_function("() => document.querySelector('#trial-lastName')?.value === 'Durand'")
+    page.get_by_test_id("logout").wait_for()
+    assert len(authorize) == 2 and _query(authorize[1])["prompt"] == "none"
+    assert len(manager.registrations()) == before  # the expired token was never sent
+    page.locator("#trial-company").fill("Durand Patrimoine")
+    page.locator("#trial-phone").fill("+33 1 23 45 67 89")
+    page.get_by_test_id("trial-submit").click()
+    page.wait_for_url(manager.url + "/advisor/onboard")
+    assert len(manager.registrations()) == before + 1

@@ -75,7 +75,17 @@ configuration.ttl = {
 configuration.rotateRefreshToken = (ctx) => Boolean(optionsOf(ctx.oidc.client).rotate)
   || ctx.oidc.entities.RefreshToken.ttlPercentagePassed() >= 70;
 
+// Its outgoing requests (the back-channel logout calls) refuse loopback addresses, a guard
+// against SSRF; every party of these tests lives on loopback, so the guard is left out here.
+configuration.fetch = (url, options) => {
+  const { dispatcher, ...rest } = options;
+  return globalThis.fetch(url, rest);
+};
+
 const provider = new Provider(issuer, configuration);
+provider.on('backchannel.error', (_ctx, error, client) => {
+  process.stdout.write(`backchannel.error ${client.clientId}: ${error.message}\n`);
+});
 
 provider.use(async (ctx, next) => {
   process.stdout.write(`${ctx.method} ${ctx.path}\n`);
