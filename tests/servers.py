@@ -231,7 +231,7 @@ class SiteServer:
         self.proc = None
 
     def query(self, sql: str, *params) -> list[tuple]:
-        """Read the site's database directly (SQLite, or PostgreSQL through SQLAlchemy Core)."""
+        """Read (or change) the site's database directly (SQLite, or PostgreSQL through SQLAlchemy Core)."""
         if self.database_url.startswith("sqlite"):
             with sqlite3.connect(self.db_path, timeout=10) as db:
                 return db.execute(sql, params).fetchall()
@@ -242,8 +242,9 @@ class SiteServer:
         statement = text(re.sub(r"\?", lambda _: f":p{next(names)}", sql))
         engine = create_engine(self.database_url, poolclass=NullPool)
         try:
-            with engine.connect() as connection:
-                rows = connection.execute(statement, {f"p{i}": v for i, v in enumerate(params)}).fetchall()
+            with engine.begin() as connection:  # committed: an UPDATE or DELETE holds, as on SQLite
+                result = connection.execute(statement, {f"p{i}": v for i, v in enumerate(params)})
+                rows = result.fetchall() if result.returns_rows else []
         finally:
             engine.dispose()
         return [tuple(row) for row in rows]

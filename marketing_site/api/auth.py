@@ -188,11 +188,11 @@ async def callback(request: Request) -> Response:
     response = _leave(transaction.return_to)
     lifetime = sessions.SESSION_LIFETIME_SECONDS
     _set_cookie(response, sessions.SESSION_COOKIE, session_id, max_age=lifetime, http_only=True)
-    if not transaction.silent:
-        # Only an interactive login arms the marker. /auth/silent removed it, and a silent
-        # login that set it again would allow another silent check later, and so on: each
-        # silent check is at most one round trip after one interactive login.
-        _set_cookie(response, sessions.MARKER_COOKIE, "true", max_age=sessions.MARKER_LIFETIME_SECONDS, http_only=False)
+    # Only an interactive login arms the marker for a silent check. /auth/silent removed it; a
+    # silent login sets it back as "silent" (the page still knows to open its state connection),
+    # which starts no further check: at most one silent round trip per interactive login.
+    marker = sessions.MARKER_SILENT if transaction.silent else sessions.MARKER_INTERACTIVE
+    _set_cookie(response, sessions.MARKER_COOKIE, marker, max_age=sessions.MARKER_LIFETIME_SECONDS, http_only=False)
     return response
 
 

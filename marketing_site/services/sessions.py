@@ -38,6 +38,10 @@ ERROR_LIFETIME_SECONDS = site_storage.LOGIN_ERROR.lifetime_seconds
 
 SESSION_COOKIE = site_storage.SESSION.name  # HttpOnly: the opaque session id
 MARKER_COOKIE = site_storage.MARKER.name  # readable, not secret: "was authenticated"
+# The marker's values: after an interactive login it buys one silent check when the session
+# is gone; after a silent login it only says "logged in" (the page then opens its state
+# connection) and buys no further check, so silent logins never follow one another.
+MARKER_INTERACTIVE, MARKER_SILENT = "true", "silent"
 ERROR_COOKIE = site_storage.LOGIN_ERROR.name  # one-shot: the code of a login error to show
 BINDING_COOKIE = site_storage.LOGIN_BINDING.name  # HttpOnly: ties login transactions to this browser
 DEV_SECRET_FILE = PROJECT_ROOT / "var" / "session_secret"

@@ -176,7 +176,10 @@ class AuthState(rx.State):
             self.isLoading = False
             return events
         self._set_anonymous()
-        if marker:
+        if marker and marker != sessions.MARKER_INTERACTIVE and not self.clearCookie:
+            # A silent login's marker with its session gone: no further check; the marker goes.
+            self.clearCookie = sessions.MARKER_COOKIE
+        if marker == sessions.MARKER_INTERACTIVE:
             # The `prompt=none` round trip; /auth/silent removes the marker first.
             self.isLoading = True
             silent = "/auth/silent?" + urlencode({"return_to": self._current_path()})
