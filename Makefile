@@ -51,6 +51,13 @@ $(TOOLS)/node_modules/vnu-jar/build/dist/vnu.jar:
 java:
 	@command -v java >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq default-jre-headless; }
 
+# panva's oidc-provider (a certified OpenID Provider) for tests/test_auth_certified.py, exactly
+# as tests/oidc-provider/package-lock.json says. Node 20 runs it with a warning.
+OIDC_PROVIDER := tests/oidc-provider/node_modules/oidc-provider/package.json
+$(OIDC_PROVIDER): tests/oidc-provider/package-lock.json
+	npm ci --prefix tests/oidc-provider --no-audit --no-fund --loglevel=error
+	touch $@
+
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 
@@ -104,7 +111,7 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py \
 	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
 
-test: migrate chromium nginx fonts java
+test: migrate chromium nginx fonts java $(OIDC_PROVIDER)
 	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
 	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $(PYTEST_ARGS)
 	@if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \

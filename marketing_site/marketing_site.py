@@ -114,3 +114,5 @@ _add_site_pages(app)
 app.register_lifespan_task(run_outbox_worker)
 # Runs when the backend starts serving (not when the frontend is exported).
 app.register_lifespan_task(oidc.check_startup)
+# Asks the identity provider whether the client is configured right (logged, never fatal).
+app.register_lifespan_task(oidc.self_check)

@@ -138,8 +138,13 @@ class Settings(BaseSettings):
     oidc_issuer: str = ""
     oidc_client_id: str = ""
     oidc_client_secret: SecretStr = SecretStr("")
-    oidc_audience: str = "https://api.nereo-wealth.fr"
-    oidc_roles_claim: str = "https://nereo-wealth.fr/roles"
+    # Auth0 only: its `audience` parameter. The standard is `resource` (RFC 8707).
+    oidc_audience: str = ""
+    oidc_resource: str = ""
+    # A claim of the identity (ID token merged with UserInfo); a dotted name walks nested objects.
+    oidc_roles_claim: str = "roles"
+    # "standard" (OpenID Connect, RP-Initiated Logout) or "auth0" (its /v2/logout, returnTo, federated).
+    oidc_compat: Literal["standard", "auth0"] = "standard"
     oidc_use_refresh_tokens: bool = True
     oidc_password_reset_url: str = ""
     manager_service_url: str = ""

@@ -11,6 +11,7 @@ a fresh PostgreSQL database, Reflex's Redis state manager and two backend worker
 from __future__ import annotations
 
 import email
+import json
 import os
 import pwd
 import re
@@ -297,7 +298,7 @@ class SiteServer:
         self.proc = None
 
     def query(self, sql: str, *params) -> list[tuple]:
-        """Read the site's database directly (SQLite, or PostgreSQL through SQLAlchemy Core)."""
+        """Read (or change) the site's database directly (SQLite, or PostgreSQL through SQLAlchemy Core)."""
         if self.database_url.startswith("sqlite"):
             with sqlite3.connect(self.db_path, timeout=10) as db:
                 return db.execute(sql, params).fetchall()
@@ -308,8 +309,9 @@ class SiteServer:
         statement = text(re.sub(r"\?", lambda _: f":p{next(names)}", sql))
         engine = create_engine(self.database_url, poolclass=NullPool)
         try:
-            with engine.connect() as connection:
-                rows = connection.execute(statement, {f"p{i}": v for i, v in enumerate(params)}).fetchall()
+            with engine.begin() as connection:  # committed: an UPDATE or DELETE holds, as on SQLite
+                result = connection.execute(statement, {f"p{i}": v for i, v in enumerate(params)})
+                rows = result.fetchall() if result.returns_rows else []
         finally:
             engine.dispose()
         return [tuple(row) for row in rows]
@@ -480,5 +482,70 @@ class NginxProxy:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.proc = None
+
+
+OIDC_PROVIDER_DIR = ROOT / "tests" / "oidc-provider"
+
+
+class CertifiedProvider:
+    """panva's `oidc-provider` 9.x (tests/oidc-provider/provider.mjs) on a loopback port.
+
+    `clients`: its registered clients (oidc-provider metadata); `options`: per client id, what
+    the tests vary (access_ttl, no_expires_in, rotate); `accounts`: claims per login. Every
+    request it answers is one line "<METHOD> <path>" in its log, read by `requests()`.
+    """
+
+    def __init__(self, port: int, clients: list[dict], accounts: dict[str, dict], options: dict | None = None):
+        self.port = port
+        self.issuer = f"http://127.0.0.1:{port}"
+        self.log = ARTIFACTS / f"certified-provider-{port}.log"
+        self.env = {
+            **os.environ,
+            "PROVIDER_PORT": str(port),
+            "PROVIDER_CLIENTS": json.dumps(clients),
+            "PROVIDER_ACCOUNTS": json.dumps(accounts),
+            "PROVIDER_CLIENT_OPTIONS": json.dumps(options or {}),
+        }
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30) -> CertifiedProvider:
+        if not (OIDC_PROVIDER_DIR / "node_modules" / "oidc-provider").is_dir():
+            raise RuntimeError(f"oidc-provider is missing in {OIDC_PROVIDER_DIR}: `make test` installs it (npm ci)")
+        ARTIFACTS.mkdir(exist_ok=True)
+        with self.log.open("wb") as log:
+            self.proc = subprocess.Popen(
+                ["node", str(OIDC_PROVIDER_DIR / "provider.mjs")],
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"oidc-provider exited with {self.proc.returncode}; see {self.log}")
+            try:
+                if httpx2.get(self.issuer + "/.well-known/openid-configuration", timeout=1).status_code == 200:
+                    return self
+            except httpx2.HTTPError:
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("oidc-provider did not come up")
+
+    def requests(self, path: str | None = None) -> list[str]:
+        lines = [line for line in self.log.read_text().splitlines() if line.startswith(("GET ", "POST "))]
+        return [line for line in lines if path is None or line.split(" ", 1)[1] == path]
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
             self.proc.wait()
         self.proc = None

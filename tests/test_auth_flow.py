@@ -35,8 +35,9 @@ def test_trial_end_to_end(new_page, site, auth_services):
     assert params["code_challenge_method"] == "S256"
     assert re.fullmatch(r"[A-Za-z0-9_-]{43}", params["code_challenge"])
     assert len(params["state"]) >= 32 and len(params["nonce"]) >= 32
-    assert params["scope"] == "openid profile email offline_access"
-    assert params["audience"] == "https://api.nereo-wealth.fr"
+    # offline_access with prompt=consent (OIDC Core §11); no Auth0 audience unless configured.
+    assert params["scope"] == "openid profile email offline_access" and params["prompt"] == "consent"
+    assert "audience" not in params
     assert params["response_type"] == "code"
     assert params["redirect_uri"] == site + "/auth/callback"
 
@@ -170,7 +171,8 @@ def test_navbar_login_returns_to_the_page_and_logout_icon_logs_out(new_page, sit
     page.get_by_test_id("logout").click()
     page.wait_for_url(re.compile(r".*/oauth2/end_session.*"))
     params = _query(page.url)
-    assert params["client_id"] == "nereo-dev" and params["returnTo"] == site
+    assert params["client_id"] == "nereo-dev" and params["post_logout_redirect_uri"] == site + "/"
+    assert params["id_token_hint"].count(".") == 2 and "returnTo" not in params
     names = {c["name"] for c in page.context.cookies()}
     assert "nereo_session" not in names and "nereo.is.authenticated" not in names
 

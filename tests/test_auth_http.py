@@ -127,13 +127,16 @@ def test_logout_local_only_clears_session_and_marker(site):
 
 @pytest.mark.parametrize("federated", [False, True])
 def test_logout_at_the_provider(site, auth_services, federated):
+    """RP-Initiated Logout: id_token_hint, the registered post-logout URL (home page, trailing
+    slash) and state. `federated` is Auth0's (OIDC_COMPAT=auth0) and is not sent otherwise."""
     client, _, _ = _login(site)
     response = client.post("/auth/logout", data={"federated": "1"} if federated else {})
     location = response.headers["location"]
     assert location.startswith(f"http://127.0.0.1:{auth_services['provider_port']}/oauth2/end_session?")
     params = _query(location)
-    assert params["client_id"] == "nereo-dev" and params["returnTo"] == site
-    assert ("federated" in params) is federated
+    assert params["client_id"] == "nereo-dev" and params["post_logout_redirect_uri"] == site + "/"
+    assert params["id_token_hint"].count(".") == 2 and len(params["state"]) >= 16
+    assert "returnTo" not in params and "federated" not in params
     assert client.get("/auth/session").json()["isAuthenticated"] is False
 
 

@@ -12,6 +12,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from sqlmodel import SQLModel
@@ -108,6 +109,14 @@ def test_role_redirect_whatever_the_position(roles, destination):
     assert role_destination(roles, _settings()) == destination
 
 
+def test_roles_claim_defaults_to_roles_and_may_be_a_dotted_path():
+    assert get_settings().oidc_roles_claim == "roles" or os.environ.get("OIDC_ROLES_CLAIM")
+    keycloak = {"sub": "u", "realm_access": {"roles": ["ADVISOR", "offline_access"]}}
+    assert roles_of(keycloak, "realm_access.roles") == ["ADVISOR", "offline_access"]
+    assert public_user(keycloak, "realm_access.roles")["realm_access.roles"] == ["ADVISOR", "offline_access"]
+    assert roles_of({"roles": "INVESTOR"}, "roles") == ["INVESTOR"]
+
+
 def test_roles_come_from_the_configured_claim_and_only_public_claims_reach_the_page():
     claims = {"sub": "u", "given_name": "A", "nonce": "n", "at_hash": "h", "https://x/roles": ["ADVISOR"]}
     assert roles_of(claims, "https://x/roles") == ["ADVISOR"]
@@ -149,39 +158,58 @@ def test_session_store_keeps_no_plain_id_nor_plain_tokens(database):
 
 
 class _Provider:
-    """Discovery on a real loopback server; the token endpoint is whatever the test says."""
+    """Discovery on a real loopback server; the token endpoint is whatever the test says.
 
-    def __init__(self, token_endpoint: str | None = None, token_delay: float = 0.0):
+    `token_answer(n, form)` gives (status, body) of the n-th token request (default: a fresh
+    access token for 1 hour); every token request's form is kept in `token_forms`.
+    """
+
+    def __init__(
+        self,
+        token_endpoint: str | None = None,
+        token_delay: float = 0.0,
+        token_answer=None,
+        userinfo: dict | None = None,
+        extra_metadata: dict | None = None,
+    ):
         self.token_requests = 0
+        self.token_forms: list[dict[str, str]] = []
         provider = self
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args):
                 pass
 
-            def _json(self, body):
+            def _json(self, body, status=200):
                 data = json.dumps(body).encode()
-                self.send_response(200)
+                self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
 
             def do_GET(self):
-                self._json(
-                    {
-                        "issuer": provider.issuer,
-                        "authorization_endpoint": provider.issuer + "/authorize",
-                        "token_endpoint": token_endpoint or provider.issuer + "/token",
-                        "jwks_uri": provider.issuer + "/jwks",
-                    }
-                )
+                if self.path == "/userinfo":
+                    return self._json(userinfo or {}, 200 if userinfo else 401)
+                metadata = {
+                    "issuer": provider.issuer,
+                    "authorization_endpoint": provider.issuer + "/authorize",
+                    "token_endpoint": token_endpoint or provider.issuer + "/token",
+                    "jwks_uri": provider.issuer + "/jwks",
+                }
+                if userinfo:
+                    metadata["userinfo_endpoint"] = provider.issuer + "/userinfo"
+                return self._json({**metadata, **(extra_metadata or {})})
 
             def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
                 provider.token_requests += 1
+                provider.token_forms.append({k: v[0] for k, v in parse_qs(raw).items()})
                 time.sleep(token_delay)
-                self._json(
+                if token_answer is not None:
+                    status, body = token_answer(provider.token_requests, provider.token_forms[-1])
+                    return self._json(body, status)
+                return self._json(
                     {"access_token": f"fresh-{provider.token_requests}", "expires_in": 3600, "token_type": "Bearer"}
                 )
 
@@ -195,10 +223,11 @@ class _Provider:
 
 
 class _Dropper:
-    """Accepts TCP connections and closes them at once: a real network failure, counted."""
+    """Accepts TCP connections and closes them at once: a real network failure, counted and timed."""
 
     def __init__(self):
         self.connections = 0
+        self.times: list[float] = []
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(8)
@@ -212,15 +241,19 @@ class _Dropper:
             except OSError:
                 return
             self.connections += 1
+            self.times.append(time.monotonic())
             conn.close()
 
 
-def _party(issuer: str) -> oidc.RelyingParty:
-    return oidc.RelyingParty(get_settings().replace(oidc_issuer=issuer, oidc_client_id="c", oidc_client_secret="s"))
+def _party(issuer: str, **changes) -> oidc.RelyingParty:
+    return oidc.RelyingParty(
+        get_settings().replace(oidc_issuer=issuer, oidc_client_id="c", oidc_client_secret="s", redis_url="", **changes)
+    )
 
 
 def _expired_session() -> str:
-    tokens = sessions.Tokens("id.token.x", "old-access", "refresh-1", time.time() + 30)  # inside the 60 s margin
+    # A 1-hour token with 30 s left: inside the 60 s margin.
+    tokens = sessions.Tokens("id.token.x", "old-access", "refresh-1", time.time() + 30, time.time() - 3570)
     return sessions.create_session({"sub": "u", "given_name": "A"}, tokens)
 
 
@@ -268,10 +301,223 @@ def test_tokens_are_refreshed_60_seconds_early_and_one_refresh_at_a_time(databas
         provider.close()
 
 
-def test_expired_access_without_refresh_token_needs_the_silent_round_trip(database):
+def test_expired_access_without_refresh_token_keeps_the_session_and_says_expired(database):
+    """No silent round trip at page load: the session is the site's own and lives on; only a
+    use of the access token (the trial) needs a new one (issue 22: no loop)."""
     tokens = sessions.Tokens("id.token.x", "old-access", None, time.time() - 10)
     session_id = sessions.create_session({"sub": "u"}, tokens)
-    assert _run(_party("http://127.0.0.1:9").session_tokens(session_id)) is None
+    user, tokens = _run(_party("http://127.0.0.1:9").session_tokens(session_id))
+    assert user == {"sub": "u"} and oidc.tokens_expired(tokens)
+
+
+def test_the_expiry_margin_scales_with_the_token_lifetime_and_unknown_is_not_expired():
+    now = 1_000_000.0
+    # 30 s tokens: not expired when stored (the 60 s margin made them expired at once).
+    assert not oidc.is_expired(now + 30, now, now=now)
+    assert not oidc.is_expired(now + 30, now, now=now + 20)
+    assert oidc.is_expired(now + 30, now, now=now + 23)  # margin 7.5 s
+    # 1-hour tokens: 60 s early, as SPEC §9 says.
+    assert not oidc.is_expired(now + 3600, now, now=now + 3539)
+    assert oidc.is_expired(now + 3600, now, now=now + 3541)
+    # No expires_in: unknown, never "expired now".
+    assert oidc.RelyingParty._expiry({"access_token": "a"}, now) is None
+    assert not oidc.is_expired(None, now, now=now + 10**6)
+    assert oidc.RelyingParty._expiry({"expires_in": 30}, now) == now + 30
+
+
+def test_a_session_stored_without_expires_in_is_used_without_any_provider_call(database):
+    dropper = _Dropper()
+    provider = _Provider(token_endpoint=dropper.url)
+    try:
+        tokens = sessions.Tokens("id.token.x", "access", "refresh-1", None)
+        session_id = sessions.create_session({"sub": "u"}, tokens)
+        for _ in range(3):
+            assert _run(_party(provider.issuer).session_tokens(session_id))[1].access_token == "access"
+        assert dropper.connections == 0
+    finally:
+        provider.close()
+        dropper.sock.close()
+
+
+def test_refresh_sends_no_scope_and_keeps_the_refresh_token_when_not_rotated(database):
+    provider = _Provider()
+    try:
+        session_id = _expired_session()
+        _run(_party(provider.issuer).session_tokens(session_id))
+        form = provider.token_forms[-1]
+        assert form["grant_type"] == "refresh_token" and form["refresh_token"] == "refresh-1"
+        assert "scope" not in form  # RFC 6749 §6: omitted means exactly the granted scope
+        assert sessions.tokens_of(sessions.load_session(session_id)).refresh_token == "refresh-1"
+    finally:
+        provider.close()
+
+
+def test_a_refused_refresh_token_ends_the_session_for_the_page_and_auth_session(database):
+    provider = _Provider(token_answer=lambda n, form: (400, {"error": "invalid_grant"}))
+    try:
+        session_id = _expired_session()
+        assert _run(_party(provider.issuer).session_tokens(session_id)) is None
+        assert sessions.live_session(session_id) is None  # what /auth/session reads
+    finally:
+        provider.close()
+
+
+def test_a_network_failure_keeps_the_session_for_the_page_and_auth_session(database):
+    dropper = _Dropper()
+    provider = _Provider(token_endpoint=dropper.url)
+    try:
+        session_id = _expired_session()
+        with pytest.raises(oidc.TokenFailed):
+            _run(_party(provider.issuer).session_tokens(session_id))
+        assert sessions.live_session(session_id) is not None
+    finally:
+        provider.close()
+        dropper.sock.close()
+
+
+def test_network_retries_back_off(database):
+    dropper = _Dropper()
+    provider = _Provider(token_endpoint=dropper.url)
+    try:
+        with pytest.raises(oidc.TokenFailed):
+            _run(_party(provider.issuer).session_tokens(_expired_session()))
+        gaps = [b - a for a, b in zip(dropper.times, dropper.times[1:], strict=False)]
+        assert len(gaps) == 2
+        assert gaps[0] >= oidc.RETRY_BACKOFF_SECONDS * 0.9 and gaps[1] >= 2 * oidc.RETRY_BACKOFF_SECONDS * 0.9
+    finally:
+        provider.close()
+        dropper.sock.close()
+
+
+def test_invalid_client_is_an_operator_error_logged_at_error_and_keeps_the_session(database, caplog):
+    answer = (401, {"error": "invalid_client", "error_description": "client authentication failed"})
+    provider = _Provider(token_answer=lambda n, form: answer)
+    try:
+        session_id = _expired_session()
+        with caplog.at_level("INFO", logger="marketing_site.services.oidc"), pytest.raises(oidc.ClientRejected):
+            _run(_party(provider.issuer).session_tokens(session_id))
+        errors = [r for r in caplog.records if r.levelname == "ERROR"]
+        assert len(errors) == 1 and "OIDC_CLIENT_SECRET" in errors[0].getMessage()
+        assert "configuration" in errors[0].getMessage()
+        assert provider.token_requests == 1  # not retried
+        assert sessions.live_session(session_id) is not None
+        caplog.clear()
+        with caplog.at_level("INFO", logger="marketing_site.services.oidc"):
+            problems = _run(_party(provider.issuer).self_check())
+        assert problems and "refused the client credentials" in problems[0]
+    finally:
+        provider.close()
+
+
+def test_the_self_check_passes_when_the_client_authenticates(database):
+    provider = _Provider(token_answer=lambda n, form: (400, {"error": "invalid_grant"}))
+    try:
+        assert _run(_party(provider.issuer).self_check()) == []
+        assert provider.token_forms[-1]["refresh_token"].startswith("self-check-")
+    finally:
+        provider.close()
+
+
+def test_userinfo_is_merged_and_its_subject_must_match(database):
+    provider = _Provider(userinfo={"sub": "u", "given_name": "Camille", "email": "c@example.test"})
+    try:
+        session_id = _expired_session()
+        user, _ = _run(_party(provider.issuer).session_tokens(session_id))
+        assert user["given_name"] == "Camille" and user["email"] == "c@example.test"
+        assert json.loads(sessions.load_session(session_id).user_json)["email"] == "c@example.test"
+    finally:
+        provider.close()
+    provider = _Provider(userinfo={"sub": "someone-else", "email": "x@example.test"})
+    try:
+        session_id = _expired_session()
+        assert _run(_party(provider.issuer).session_tokens(session_id)) is None  # another user: session ended
+        assert sessions.live_session(session_id) is None
+    finally:
+        provider.close()
+
+
+def test_the_per_process_lock_dict_is_emptied_after_refreshes(database):
+    provider = _Provider(token_delay=0.2)
+    try:
+        party = _party(provider.issuer)
+        ids = [_expired_session() for _ in range(5)]
+
+        async def all_at_once():
+            return await asyncio.gather(*(party.session_tokens(i) for i in ids + ids))
+
+        _run(all_at_once())
+        assert provider.token_requests == 5
+        assert party._locks == {}
+    finally:
+        provider.close()
+
+
+def _authorize_params(party: oidc.RelyingParty, **options) -> dict[str, str]:
+    transaction = sessions.new_transaction(redirect_uri=party.redirect_uri, return_to="/", binding="b")
+    url = _run(party.authorization_url(transaction, **options))
+    return {k: v[0] for k, v in parse_qs(urlsplit(url).query).items()}
+
+
+def test_offline_access_only_with_prompt_consent_and_resource_instead_of_audience(database):
+    provider = _Provider()
+    try:
+        params = _authorize_params(_party(provider.issuer))
+        assert params["scope"] == "openid profile email offline_access" and params["prompt"] == "consent"
+        assert "audience" not in params and "resource" not in params
+        silent = _authorize_params(_party(provider.issuer), prompt="none")
+        assert silent["scope"] == "openid profile email" and silent["prompt"] == "none"
+        without = _authorize_params(_party(provider.issuer, oidc_use_refresh_tokens=False))
+        assert without["scope"] == "openid profile email" and "prompt" not in without
+        api = _authorize_params(_party(provider.issuer, oidc_resource="https://api.example.test/"))
+        assert api["resource"] == "https://api.example.test/" and "audience" not in api
+        auth0 = _authorize_params(
+            _party(provider.issuer, oidc_compat="auth0", oidc_audience="https://api.example.test")
+        )
+        assert auth0["audience"] == "https://api.example.test" and "prompt" not in auth0
+        assert auth0["scope"] == "openid profile email offline_access"
+    finally:
+        provider.close()
+
+
+def test_logout_by_the_book_auth0_only_when_configured_and_none_without_an_endpoint(database):
+    provider = _Provider(extra_metadata={"end_session_endpoint": "http://127.0.0.1:9/session/end"})
+    try:
+        party = _party(provider.issuer, site_url="https://www.example.test")
+        url = _run(party.logout_url(id_token_hint="id.token.x", federated=True))
+        params = {k: v[0] for k, v in parse_qs(urlsplit(url).query, keep_blank_values=True).items()}
+        assert url.startswith("http://127.0.0.1:9/session/end?")
+        assert params["post_logout_redirect_uri"] == "https://www.example.test/"
+        assert params["id_token_hint"] == "id.token.x" and params["client_id"] == "c" and len(params["state"]) >= 16
+        assert "returnTo" not in params and "federated" not in params
+        auth0 = _run(_party(provider.issuer, oidc_compat="auth0").logout_url(id_token_hint=None, federated=True))
+        assert "returnTo=" in auth0 and auth0.endswith("&federated")
+    finally:
+        provider.close()
+    provider = _Provider()  # no end_session_endpoint
+    try:
+        assert _run(_party(provider.issuer).logout_url(id_token_hint="id.token.x")) is None
+        auth0 = _run(_party(provider.issuer, oidc_compat="auth0").logout_url(id_token_hint=None))
+        assert auth0.startswith(provider.issuer + "/v2/logout?")
+    finally:
+        provider.close()
+
+
+def test_take_transaction_gives_a_state_to_one_of_many_racing_callbacks(database):
+    for _ in range(5):
+        transaction = sessions.new_transaction(redirect_uri="http://x/cb", return_to="/", binding="b1")
+        barrier = threading.Barrier(8)
+        taken = []
+
+        def take(state=transaction.state, barrier=barrier, taken=taken):
+            barrier.wait()
+            taken.append(sessions.take_transaction(state, "b1"))
+
+        threads = [threading.Thread(target=take) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sum(t is not None for t in taken) == 1
 
 
 def test_scope_adds_offline_access_only_with_refresh_tokens():
@@ -318,3 +564,93 @@ def test_migrations_match_the_tables(tmp_path):
 
 def test_sqlmodel_metadata_has_the_auth_tables():
     assert {"auth_session", "auth_login_transaction"} <= set(SQLModel.metadata.tables)
+
+
+# ----------------------------------------------------------------------- two workers, one refresh
+
+RACER = """
+import asyncio, sys
+from marketing_site.services import oidc
+from marketing_site.settings import get_settings
+issuer, session_id, redis_url = sys.argv[1:4]
+settings = get_settings().replace(oidc_issuer=issuer, oidc_client_id="c", oidc_client_secret="s", redis_url=redis_url)
+party = oidc.RelyingParty(settings)
+asyncio.run(party.metadata())
+print("ready", flush=True)
+sys.stdin.readline()  # both workers are loaded: go at once
+result = asyncio.run(party.session_tokens(session_id))
+print(result[1].access_token if result else "ENDED")
+"""
+
+
+def _rotating_answer(n, form):
+    """A provider that rotates refresh tokens and refuses a used one (as a certified one may)."""
+    if form.get("refresh_token") == "refresh-1" and n == 1:
+        return 200, {"access_token": "fresh-1", "refresh_token": "refresh-2", "expires_in": 3600}
+    return 400, {"error": "invalid_grant", "error_description": "refresh token already used"}
+
+
+def _race(pg_url: str, redis_url: str, session_id: str, provider) -> list[str]:
+    env = {**os.environ, "DATABASE_URL": pg_url, "SESSION_SECRET": os.environ["SESSION_SECRET"]}
+    racers = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACER, provider.issuer, session_id, redis_url],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    for racer in racers:
+        assert racer.stdout.readline().strip() == "ready", racer.stderr.read()[-2000:]
+    for racer in racers:
+        racer.stdin.write("go\n")
+        racer.stdin.flush()
+    outputs = [racer.communicate(timeout=120) for racer in racers]
+    assert all(racer.returncode == 0 for racer in racers), [err[-2000:] for _, err in outputs]
+    return sorted(out.strip().splitlines()[-1] for out, _ in outputs)
+
+
+@pytest.mark.skipif(
+    not (os.environ.get("TEST_DATABASE_URL") and os.environ.get("TEST_REDIS_URL")),
+    reason="needs TEST_DATABASE_URL (PostgreSQL) and TEST_REDIS_URL (Redis), as `make test` passes them",
+)
+def test_two_workers_racing_one_refresh_on_postgresql_and_redis(tmp_path, monkeypatch):
+    """Two processes (two workers) refresh one expired session at the same instant, with a
+    provider that rotates refresh tokens: with the Redis lock, one refresh, both get its
+    token, the session lives. The same race with per-process locks (no Redis) refreshes
+    twice and the loser's refused token ends the visitor's session: the lock is what holds."""
+    from servers import PG_PREFIX, create_test_database
+
+    pg_url = create_test_database(f"{PG_PREFIX}race_{time.time_ns()}")
+    monkeypatch.setenv("DATABASE_URL", pg_url)
+    monkeypatch.setenv("SESSION_SECRET", "race-secret-" + "x" * 32)
+    get_settings.cache_clear()
+    try:
+        metadata.create_all(sessions.engine())
+        outcomes = {}
+        for name, redis_url in (("redis", os.environ["TEST_REDIS_URL"]), ("per-process", "")):
+            provider = _Provider(token_delay=0.5, token_answer=_rotating_answer)
+            try:
+                session_id = _expired_session()
+                outcomes[name] = (_race(pg_url, redis_url, session_id, provider), provider.token_requests)
+                outcomes[name] += (sessions.live_session(session_id) is not None,)
+            finally:
+                provider.close()
+        assert outcomes["redis"] == (["fresh-1", "fresh-1"], 1, True)
+        assert outcomes["per-process"][1] == 2 and outcomes["per-process"][2] is False  # the bug without it
+    finally:
+        from sqlalchemy import text
+
+        from marketing_site import db
+
+        sessions.engine().dispose()
+        db.engine_for.cache_clear()
+        get_settings.cache_clear()
+        engine = __import__("servers")._pg_admin()
+        with engine.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{pg_url.rsplit("/", 1)[1]}" WITH (FORCE)'))
+        engine.dispose()

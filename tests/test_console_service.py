@@ -92,7 +92,7 @@ def test_access_needs_a_live_session_with_the_console_role(service):
     assert access_of(f"{sessions.SESSION_COOKIE}=not-a-session") == ("anonymous", None)
     assert access_of(f"{sessions.SESSION_COOKIE}={advisor}") == ("forbidden", None)
     # A role claim written elsewhere (not the configured claim) does not count.
-    other = _session({"sub": "c", "email": "c@example.test", "roles": ["SITE_ADMIN"]})
+    other = _session({"sub": "c", "email": "c@example.test", "https://elsewhere.example/roles": ["SITE_ADMIN"]})
     assert access_of(f"{sessions.SESSION_COOKIE}={other}") == ("forbidden", None)
     access, operator = access_of(f"{sessions.SESSION_COOKIE}={admin}")
     assert access == "granted" and operator.sub == "a" and operator.email == "a@example.test"

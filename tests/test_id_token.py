@@ -184,3 +184,50 @@ def test_max_age_checks_auth_time_with_the_leeway():
 def test_refresh_grant_tokens_skip_the_nonce_only():
     assert _validate(_sign(_claims(nonce=...)), nonce=None)
     assert _reason(_sign(_claims(iss="https://evil.example.test/")), nonce=None) == "iss"
+
+
+# ----------------------------------------------------------------------- back-channel logout tokens
+
+EVENT = {"http://schemas.openid.net/event/backchannel-logout": {}}
+
+
+def _logout_claims(**changes):
+    claims = {"iss": ISSUER, "aud": CLIENT, "sub": "auth0|42", "iat": NOW - 5, "jti": "j1", "events": EVENT}
+    claims.update(changes)
+    return {k: v for k, v in claims.items() if v is not ...}
+
+
+def _validate_logout(token):
+    from marketing_site.services.id_token import validate_logout_token
+
+    return validate_logout_token(token, jwks=JWKS, issuer=ISSUER, client_id=CLIENT, now=NOW)
+
+
+def test_a_logout_token_is_accepted():
+    assert _validate_logout(_sign(_logout_claims()))["sub"] == "auth0|42"
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"iss": "https://evil.example/"}, "iss"),
+        ({"aud": "another-client"}, "aud"),
+        ({"iat": ...}, "iat_type"),
+        ({"iat": NOW + 3600}, "iat_type"),
+        ({"exp": NOW - 3600}, "expired"),
+        ({"events": ...}, "events"),
+        ({"events": {"http://schemas.openid.net/event/other": {}}}, "events"),
+        ({"nonce": NONCE}, "nonce"),  # an ID token does not pass for a logout token
+        ({"sub": ...}, "sub"),
+    ],
+)
+def test_a_bad_logout_token_is_refused(changes, reason):
+    with pytest.raises(IdTokenError) as error:
+        _validate_logout(_sign(_logout_claims(**changes)))
+    assert error.value.reason == reason
+
+
+def test_a_logout_token_signed_by_another_key_is_refused():
+    with pytest.raises(IdTokenError) as error:
+        _validate_logout(_sign(_logout_claims(), key=OTHER_KEY))
+    assert error.value.reason == "signature"

@@ -3,8 +3,10 @@
     GET  /auth/login     start a login: ?return_to=<same-site path>&login_hint=<email>&mode=trial
     GET  /auth/silent    the `prompt=none` session check (marker cookie removed first: no loop)
     GET  /auth/callback  the provider's redirect: state, code exchange, session cookies
-    POST /auth/logout    end the session: default, `federated=1` or `local_only=1` (not both)
+    POST /auth/logout    end the session: default (RP-Initiated Logout when the provider offers it),
+                         `federated=1` (Auth0 only) or `local_only=1` (not both)
     GET  /auth/session   {"isAuthenticated", "user"} of this browser (no token; no provider call)
+    POST /auth/backchannel-logout  the provider's Back-Channel Logout (a signed logout token)
 
 Errors reach the page through a one-shot cookie holding an error code (`state.auth`
 turns it into the spec's message); tokens stay in the database.
@@ -12,6 +14,7 @@ turns it into the spec's message); tokens stay in the database.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import logging
 
@@ -97,8 +100,11 @@ async def login(request: Request) -> Response:
     login_hint = (query.get("login_hint") or "").strip()[:LOGIN_HINT_MAX] or None
     fragment = "mode=trial" if query.get("mode") == "trial" else None
     cookies: dict[str, str] = {}
-    transaction = sessions.new_transaction(
-        redirect_uri=party.redirect_uri, return_to=return_to, binding=_binding(request, cookies)
+    transaction = await asyncio.to_thread(
+        sessions.new_transaction,
+        redirect_uri=party.redirect_uri,
+        return_to=return_to,
+        binding=_binding(request, cookies),
     )
     try:
         url = await party.authorization_url(transaction, login_hint=login_hint, fragment=fragment)
@@ -120,8 +126,12 @@ async def silent(request: Request) -> Response:
     party = oidc.relying_party()
     return_to = safe_return_path(request.query_params.get("return_to"))
     cookies: dict[str, str] = {}
-    transaction = sessions.new_transaction(
-        redirect_uri=party.redirect_uri, return_to=return_to, binding=_binding(request, cookies), silent=True
+    transaction = await asyncio.to_thread(
+        sessions.new_transaction,
+        redirect_uri=party.redirect_uri,
+        return_to=return_to,
+        binding=_binding(request, cookies),
+        silent=True,
     )
     try:
         url = await party.authorization_url(transaction, prompt="none")
@@ -146,7 +156,9 @@ async def callback(request: Request) -> Response:
         # provider's word comes first, as in the original SDK.
         logger.warning("login failed at the provider (no state): %s", query.get("error"))
         return _error(_login_page(), oidc.LoginFailed.code)
-    transaction = sessions.take_transaction(query.get("state", ""), request.cookies.get(sessions.BINDING_COOKIE))
+    transaction = await asyncio.to_thread(
+        sessions.take_transaction, query.get("state", ""), request.cookies.get(sessions.BINDING_COOKIE)
+    )
     if transaction is None:
         # Unknown or reused state (a refreshed callback page, another browser): restart the login.
         return _error(_login_page(), INVALID_STATE_ERROR)
@@ -166,15 +178,21 @@ async def callback(request: Request) -> Response:
         return _error(_login_page(transaction.return_to), oidc.LoginFailed.code)
     try:
         tokens = await oidc.relying_party().exchange_code(code, transaction)
+    except oidc.ClientRejected:  # logged at ERROR as a configuration problem, not as the visitor's failure
+        return _error(_login_page(transaction.return_to), oidc.LoginFailed.code)
     except oidc.AuthError as error:
         logger.warning("login failed: %s", error)
         return _error(_login_page(transaction.return_to), error.code)
-    sessions.delete_session(request.cookies.get(sessions.SESSION_COOKIE))  # no session fixation
-    session_id = sessions.create_session(tokens.claims, tokens.as_tokens())
+    await asyncio.to_thread(sessions.delete_session, request.cookies.get(sessions.SESSION_COOKIE))  # no fixation
+    session_id = await asyncio.to_thread(sessions.create_session, tokens.claims, tokens.as_tokens())
     response = _leave(transaction.return_to)
     lifetime = sessions.SESSION_LIFETIME_SECONDS
     _set_cookie(response, sessions.SESSION_COOKIE, session_id, max_age=lifetime, http_only=True)
-    _set_cookie(response, sessions.MARKER_COOKIE, "true", max_age=sessions.MARKER_LIFETIME_SECONDS, http_only=False)
+    # Only an interactive login arms the marker for a silent check. /auth/silent removed it; a
+    # silent login sets it back as "silent" (the page still knows to open its state connection),
+    # which starts no further check: at most one silent round trip per interactive login.
+    marker = sessions.MARKER_SILENT if transaction.silent else sessions.MARKER_INTERACTIVE
+    _set_cookie(response, sessions.MARKER_COOKIE, marker, max_age=sessions.MARKER_LIFETIME_SECONDS, http_only=False)
     return response
 
 
@@ -183,34 +201,67 @@ def _flag(value: object) -> bool:
 
 
 async def logout(request: Request) -> Response:
-    """End the session: local-only, or also at the provider (optionally federated)."""
+    """End the session: local-only, or also at the provider (`federated` is Auth0's, OIDC_COMPAT=auth0)."""
     form = await request.form()
     federated = _flag(form.get("federated") or request.query_params.get("federated"))
     local_only = _flag(form.get("local_only") or request.query_params.get("local_only"))
     if federated and local_only:
         return PlainTextResponse(BOTH_LOGOUT_FLAGS, status_code=400)
-    sessions.delete_session(request.cookies.get(sessions.SESSION_COOKIE))
-    origin = get_settings().site_origin
-    location = "/"
+    session_id = request.cookies.get(sessions.SESSION_COOKIE)
+    live = await asyncio.to_thread(sessions.live_session, session_id)
+    id_token_hint = live[1].id_token if live else None
+    await asyncio.to_thread(sessions.delete_session, session_id)
+    location = None
     if not local_only:
         try:
-            location = await oidc.relying_party().logout_url(return_to=origin, federated=federated)
+            location = await oidc.relying_party().logout_url(id_token_hint=id_token_hint, federated=federated)
         except oidc.AuthError as error:
             logger.warning("provider logout unavailable, local logout only: %s", error)
-    response = _redirect(location)
+        else:
+            if location is None:
+                logger.info(
+                    "local logout only: the provider advertises no end_session_endpoint "
+                    "(the visitor stays logged in at the provider)"
+                )
+    response = _redirect(location or "/")
     _clear_cookie(response, sessions.SESSION_COOKIE)
     _clear_cookie(response, sessions.MARKER_COOKIE)
     return response
 
 
+async def backchannel_logout(request: Request) -> Response:
+    """OpenID Connect Back-Channel Logout: the provider ends this user's sessions here.
+
+    Called by the provider, not by a browser (no cookie, no Origin): the signed logout
+    token is the only credential. 200 once the sessions are gone, 400 for a bad token.
+    """
+    form = await request.form()
+    raw = form.get("logout_token")
+    headers = {"Cache-Control": "no-store"}
+    if not isinstance(raw, str) or not raw:
+        return JSONResponse({"error": "invalid_request"}, status_code=400, headers=headers)
+    try:
+        claims = await oidc.relying_party().logout_token_claims(raw)
+    except oidc.AuthError as error:
+        logger.warning("back-channel logout refused: %s", error)
+        return JSONResponse({"error": "invalid_request"}, status_code=400, headers=headers)
+    ended = await asyncio.to_thread(sessions.delete_sessions_of, claims["sub"])
+    logger.info("back-channel logout from the provider ended %d session(s)", ended)
+    return Response(status_code=200, headers=headers)
+
+
 async def session_info(request: Request) -> Response:
-    """What the page may know about this browser's session (public claims only)."""
+    """What the page may know about this browser's session (public claims only; no provider call).
+
+    "Logged in" is `sessions.live_session`, as for the page (`state.auth`): the two agree.
+    """
     from marketing_site.state.auth import public_user
 
-    record = sessions.load_session(request.cookies.get(sessions.SESSION_COOKIE))
+    live = await asyncio.to_thread(sessions.live_session, request.cookies.get(sessions.SESSION_COOKIE))
     body: dict = {"isAuthenticated": False, "user": None}
-    if record is not None:
-        body = {"isAuthenticated": True, "user": public_user(sessions.user_of(record), get_settings().oidc_roles_claim)}
+    if live is not None:
+        user = public_user(sessions.user_of(live[0]), get_settings().oidc_roles_claim)
+        body = {"isAuthenticated": True, "user": user}
     response = JSONResponse(body)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -222,4 +273,5 @@ ROUTES = [
     Route("/auth/callback", callback, methods=["GET"]),
     Route("/auth/logout", logout, methods=["POST"]),
     Route("/auth/session", session_info, methods=["GET"]),
+    Route("/auth/backchannel-logout", backchannel_logout, methods=["POST"]),
 ]

@@ -41,7 +41,11 @@ class AuthSession(SQLModel, table=True):
     id_token: str = Field(sa_column=Column(Text, nullable=False))
     access_token: str = Field(sa_column=Column(Text, nullable=False))
     refresh_token: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
-    # When the access token expires (epoch seconds, as the provider said).
-    access_expires_at: float
+    # When the access token expires (epoch seconds, from the provider's expires_in); None: the
+    # token response had no expires_in (RFC 6749 only recommends it), so the expiry is unknown.
+    access_expires_at: float | None = None
+    # When the current tokens were received: with access_expires_at, the token's lifetime, which
+    # scales the early-refresh margin. None on sessions stored before it existed.
+    tokens_at: float | None = None
     created_at: float
     expires_at: float = Field(index=True)

@@ -175,3 +175,47 @@ def validate(
     verify_signature(token, header, jwks)
     check_claims(claims, issuer=issuer, client_id=client_id, nonce=nonce, max_age=max_age, now=now, leeway=leeway)
     return claims
+
+
+BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout"
+
+
+def validate_logout_token(
+    token: str,
+    *,
+    jwks: Mapping[str, Any],
+    issuer: str,
+    client_id: str,
+    now: float | None = None,
+    leeway: int = LEEWAY_SECONDS,
+) -> dict[str, Any]:
+    """The claims of a valid back-channel logout token (Back-Channel Logout 1.0 §2.6).
+
+    Signature (RS256) and `iss`/`aud` as for an ID token; `iat` a number not in the future;
+    `events` holds the back-channel logout event; `sub` is present (this site ends sessions
+    by subject); no `nonce` (so an ID token cannot pass for a logout token).
+    """
+    current: float = time.time() if now is None else now
+    header, claims = split(token)
+    verify_signature(token, header, jwks)
+    if claims.get("iss") != issuer:
+        raise IdTokenError("iss", f"issuer {claims.get('iss')!r} is not {issuer!r}")
+    aud = claims.get("aud")
+    audiences = [aud] if isinstance(aud, str) else aud
+    if not isinstance(audiences, list) or client_id not in audiences:
+        raise IdTokenError("aud", "audience does not contain the client id")
+    iat = claims.get("iat")
+    if not _is_number(iat) or iat > current + leeway:  # type: ignore[operator]  # a number: _is_number
+        raise IdTokenError("iat_type", "issued-at missing, not a number or in the future")
+    exp = claims.get("exp")
+    if exp is not None and (not _is_number(exp) or current > exp + leeway):
+        raise IdTokenError("expired", "logout token has expired")
+    events = claims.get("events")
+    if not isinstance(events, dict) or not isinstance(events.get(BACKCHANNEL_LOGOUT_EVENT), dict):
+        raise IdTokenError("events", "not a back-channel logout token")
+    if "nonce" in claims:
+        raise IdTokenError("nonce", "a logout token carries no nonce")
+    sub = claims.get("sub")
+    if not isinstance(sub, str) or not sub:
+        raise IdTokenError("sub", "logout token names no subject")
+    return claims

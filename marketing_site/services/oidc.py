@@ -1,17 +1,23 @@
-"""The OpenID Connect relying party (authlib): discovery, PKCE, code exchange, refresh, logout.
+"""The OpenID Connect relying party (authlib): discovery, PKCE, code exchange, UserInfo, refresh, logout.
 
 The Reflex backend is the relying party: the browser only ever sees the provider's
-authorize and logout pages and our own cookies. Limits of SPEC §9: HTTP timeout 10 s,
-3 attempts of a token request on network failure, tokens treated as expired 60 s early,
-a per-session refresh lock waited for at most 5 s.
+authorize and logout pages and our own cookies. It speaks standard OpenID Connect to any
+certified provider (identity from the ID token merged with UserInfo, refresh without
+widening the scope, RP-Initiated Logout); OIDC_COMPAT=auth0 keeps Auth0's own logout.
+Limits of SPEC §9: HTTP timeout 10 s, 3 attempts of a token request on network failure
+(with back-off), tokens treated as expired up to 60 s early (less for short-lived ones),
+a per-session refresh lock (Redis when configured: shared by every worker) waited for at
+most 5 s.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -29,7 +35,16 @@ logger = logging.getLogger(__name__)
 HTTP_TIMEOUT_SECONDS = 10.0
 TOKEN_ATTEMPTS = 3  # SPEC §9 "silent retry count 3"
 EXPIRY_MARGIN_SECONDS = 60  # SPEC §9 "cached tokens treated as expired 60 s early"
+# ... but never more than a quarter of the token's lifetime: a 60 s margin on a 30 s token
+# would call it expired the moment it is stored (a refresh or a silent login at every page).
+EXPIRY_MARGIN_FRACTION = 0.25
 LOCK_WAIT_SECONDS = 5.0  # SPEC §9 "token lock wait 5 s"
+# A Redis refresh lock frees itself after this long if its worker dies holding it
+# (three 10 s attempts with their back-off fit inside).
+LOCK_LEASE_SECONDS = 40.0
+# Pause before the 2nd and 3rd token attempts (doubling): a provider that dropped one
+# connection is not hit again within milliseconds.
+RETRY_BACKOFF_SECONDS = 0.5
 CALLBACK_PATH = "/auth/callback"
 
 # SPEC §8: errors the silent session check swallows; the visitor just stays anonymous.
@@ -65,21 +80,55 @@ class ConfigurationError(AuthError):
     code = "login_failed"
 
 
+class ClientRejected(TokenFailed):
+    """`invalid_client`: the provider refused our client credentials. An operator's
+    configuration error (OIDC_CLIENT_ID / OIDC_CLIENT_SECRET), not the visitor's: the
+    session is kept and the error is logged at ERROR."""
+
+
+class SubjectChanged(ProviderRejected):
+    """A refresh (ID token or UserInfo) named another user than the session's."""
+
+
 @dataclass
 class TokenSet:
     id_token: str
     access_token: str
     refresh_token: str | None
-    access_expires_at: float
+    # None when the token response had no expires_in (unknown, not expired: RFC 6749 §5.1).
+    access_expires_at: float | None
     claims: dict[str, Any]
 
+    received_at: float | None = None
+
     def as_tokens(self) -> sessions.Tokens:
-        return sessions.Tokens(self.id_token, self.access_token, self.refresh_token, self.access_expires_at)
+        return sessions.Tokens(
+            self.id_token, self.access_token, self.refresh_token, self.access_expires_at, self.received_at
+        )
 
 
-def is_expired(access_expires_at: float, now: float | None = None) -> bool:
+def expiry_margin(lifetime: float | None) -> float:
+    """How early a token counts as expired: 60 s, or a quarter of a shorter lifetime."""
+    if lifetime is None:
+        return EXPIRY_MARGIN_SECONDS
+    return max(0.0, min(EXPIRY_MARGIN_SECONDS, lifetime * EXPIRY_MARGIN_FRACTION))
+
+
+def is_expired(access_expires_at: float | None, received_at: float | None = None, now: float | None = None) -> bool:
+    """Whether an access token must be renewed before use.
+
+    An unknown expiry (no `expires_in`) is not "expired": the token is used until the
+    session ends, and a provider that wants shorter must say so.
+    """
+    if access_expires_at is None:
+        return False
     now = time.time() if now is None else now
-    return now >= access_expires_at - EXPIRY_MARGIN_SECONDS
+    lifetime = access_expires_at - received_at if received_at is not None else None
+    return now >= access_expires_at - expiry_margin(lifetime)
+
+
+def tokens_expired(tokens: sessions.Tokens, now: float | None = None) -> bool:
+    return is_expired(tokens.access_expires_at, tokens.received_at, now)
 
 
 class RelyingParty:
@@ -89,7 +138,10 @@ class RelyingParty:
         self.settings = settings
         self._metadata: dict[str, Any] | None = None
         self._jwks: dict[str, Any] | None = None
-        self._locks: dict[str, asyncio.Lock] = {}
+        # Per-process refresh locks, each with the number of requests holding or waiting for
+        # it: the entry goes when that number is back to 0, so the dict does not grow.
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        self._redis: Any = None
 
     # ------------------------------------------------------------------ configuration
 
@@ -106,6 +158,16 @@ class RelyingParty:
         return self.settings.absolute(CALLBACK_PATH)
 
     @property
+    def post_logout_redirect_uri(self) -> str:
+        """The site's home page with its trailing slash: the string to register at the provider
+        (providers compare it exactly, and registration screens save `https://host/`)."""
+        return self.settings.site_origin + "/"
+
+    @property
+    def auth0(self) -> bool:
+        return self.settings.oidc_compat == "auth0"
+
+    @property
     def scope(self) -> str:
         scope = "openid profile email"
         return scope + " offline_access" if self.settings.oidc_use_refresh_tokens else scope
@@ -114,7 +176,7 @@ class RelyingParty:
     def configured(self) -> bool:
         return bool(self.issuer and self.client_id)
 
-    def _client(self) -> AsyncOAuth2Client:
+    def _client(self, scope: str | None) -> AsyncOAuth2Client:
         secret = self.settings.oidc_client_secret.get_secret_value()
         return AsyncOAuth2Client(
             client_id=self.client_id,
@@ -122,7 +184,7 @@ class RelyingParty:
             token_endpoint_auth_method="client_secret_basic" if secret else "none",
             code_challenge_method="S256",
             redirect_uri=self.redirect_uri,
-            scope=self.scope,
+            scope=scope,
             timeout=HTTP_TIMEOUT_SECONDS,
         )
 
@@ -174,18 +236,32 @@ class RelyingParty:
         login_hint: str | None = None,
         fragment: str | None = None,
     ) -> str:
-        """The provider's authorize URL for a stored login transaction."""
+        """The provider's authorize URL for a stored login transaction.
+
+        With refresh tokens, an interactive login asks for `offline_access` with
+        `prompt=consent`: a conformant provider drops `offline_access` otherwise (OIDC Core
+        §11) and never issues a refresh token. A silent check (`prompt=none`) cannot show
+        consent, so it does not ask. Auth0 issues refresh tokens without consent.
+        """
         metadata = await self.metadata()
+        scope = self.scope
         extra: dict[str, Any] = {"nonce": transaction.nonce, "response_mode": "query"}
+        if self.settings.oidc_use_refresh_tokens and not self.auth0:
+            if prompt == "none":
+                scope = scope.replace(" offline_access", "")
+            elif not prompt:
+                prompt = "consent"
         if self.settings.oidc_audience:
             extra["audience"] = self.settings.oidc_audience
+        if self.settings.oidc_resource:
+            extra["resource"] = self.settings.oidc_resource
         if prompt:
             extra["prompt"] = prompt
         if login_hint:
             extra["login_hint"] = login_hint
         if transaction.max_age is not None:
             extra["max_age"] = transaction.max_age
-        async with self._client() as client:
+        async with self._client(scope) as client:
             url, _ = client.create_authorization_url(
                 metadata["authorization_endpoint"],
                 state=transaction.state,
@@ -197,13 +273,29 @@ class RelyingParty:
 
     # ------------------------------------------------------------------ tokens
 
+    def _client_rejected(self, detail: str) -> ClientRejected:
+        logger.error(
+            "OIDC configuration error: the provider refused this site's client credentials (%s). "
+            "Check OIDC_CLIENT_ID and OIDC_CLIENT_SECRET against the client registered at %s.",
+            detail,
+            self.issuer,
+        )
+        return ClientRejected(f"client credentials refused ({detail})", error="invalid_client")
+
     async def _token_request(self, **params: Any) -> dict[str, Any]:
-        """POST the token endpoint; 3 attempts on network failure, none on an OAuth error."""
+        """POST the token endpoint; 3 attempts on network failure (with back-off), none on an OAuth error.
+
+        A refresh request carries no `scope`: RFC 6749 §6 then grants exactly the original
+        scope, where authlib would send the whole configured one (`invalid_scope` from a
+        provider that granted less).
+        """
         metadata = await self.metadata()
         last_error: Exception | None = None
         for attempt in range(1, TOKEN_ATTEMPTS + 1):
+            if attempt > 1:
+                await asyncio.sleep(RETRY_BACKOFF_SECONDS * 2 ** (attempt - 2))
             try:
-                async with self._client() as client:
+                async with self._client(None) as client:
                     if params.get("grant_type") == "refresh_token":
                         token = await client.refresh_token(
                             metadata["token_endpoint"], refresh_token=params["refresh_token"]
@@ -218,10 +310,14 @@ class RelyingParty:
                         )
                 return dict(token)
             except OAuthError as error:
+                if error.error == "invalid_client":
+                    raise self._client_rejected(error.description or error.error) from error
                 raise ProviderRejected(
                     error.description or error.error, error=error.error or "", description=error.description or ""
                 ) from error
             except httpx2.HTTPStatusError as error:
+                if error.response.status_code == 401:  # RFC 6749 §5.2: client authentication failed
+                    raise self._client_rejected("HTTP 401") from error
                 raise ProviderRejected(f"token endpoint answered {error.response.status_code}") from error
             except (httpx2.TransportError, ValueError) as error:
                 last_error = error
@@ -248,16 +344,46 @@ class RelyingParty:
         except id_tokens.IdTokenError as error:
             raise LoginFailed(str(error)) from error
 
+    async def userinfo(self, access_token: str, sub: str) -> dict[str, Any]:
+        """The UserInfo claims (OIDC Core §5.3), or {} when the provider has none to give.
+
+        A conformant provider serves `profile` and `email` claims here, not in the ID token.
+        Its `sub` must be the ID token's (§5.3.2); an unreachable or refusing endpoint only
+        costs the extra claims (logged), not the login.
+        """
+        endpoint = (await self.metadata()).get("userinfo_endpoint")
+        if not isinstance(endpoint, str):
+            return {}
+        try:
+            async with httpx2.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS) as http:
+                response = await http.get(
+                    endpoint, headers={"Authorization": f"Bearer {access_token}", "Accept": "application/json"}
+                )
+                response.raise_for_status()
+                claims = response.json() if "json" in response.headers.get("content-type", "") else None
+        except (httpx2.HTTPError, ValueError) as error:
+            logger.warning("UserInfo unavailable, identity from the ID token only: %r", error)
+            return {}
+        if not isinstance(claims, dict):
+            logger.warning("UserInfo answered no JSON object (signed UserInfo is not supported): ID token only")
+            return {}
+        if claims.get("sub") != sub:
+            raise SubjectChanged("UserInfo names another subject than the ID token")
+        return claims
+
     @staticmethod
-    def _expiry(token: Mapping[str, Any], now: float) -> float:
+    def _expiry(token: Mapping[str, Any], now: float) -> float | None:
+        """When the access token expires; None when the response does not say (unknown)."""
         expires_in = token.get("expires_in")
+        if isinstance(expires_in, str) and expires_in.isdigit():  # some providers send a string
+            expires_in = int(expires_in)
         if isinstance(expires_in, int | float) and not isinstance(expires_in, bool):
             return now + float(expires_in)
-        expires_at = token.get("expires_at")
-        return float(expires_at) if isinstance(expires_at, int | float) else now
+        return None
 
     async def exchange_code(self, code: str, transaction: Any) -> TokenSet:
-        """Authorization code + PKCE verifier -> validated tokens (nonce of the transaction)."""
+        """Authorization code + PKCE verifier -> validated tokens (nonce of the transaction),
+        identity = the ID token's claims merged with UserInfo's."""
         now = time.time()
         token = await self._token_request(
             code=code, code_verifier=transaction.code_verifier, redirect_uri=transaction.redirect_uri
@@ -266,12 +392,25 @@ class RelyingParty:
         access_token = token.get("access_token")
         if not isinstance(access_token, str):
             raise TokenFailed("the token response has no access_token")
+        try:
+            claims = {**claims, **await self.userinfo(access_token, claims["sub"])}
+        except SubjectChanged as error:
+            raise LoginFailed(str(error)) from error
         return TokenSet(
-            raw_or(token, "id_token"), access_token, token.get("refresh_token"), self._expiry(token, now), claims
+            raw_or(token, "id_token"),
+            access_token,
+            token.get("refresh_token"),
+            self._expiry(token, now),
+            claims,
+            now,
         )
 
-    async def refresh(self, refresh_token: str, previous: sessions.Tokens) -> TokenSet:
-        """A refresh-token grant; the new ID token (if any) is validated, without nonce."""
+    async def refresh(self, refresh_token: str, previous: sessions.Tokens, sub: str) -> TokenSet:
+        """A refresh-token grant for the session of `sub`.
+
+        The new ID token (if any) is validated without nonce and must name the same `sub`;
+        UserInfo is asked again with the new access token. `claims` holds what changed.
+        """
         now = time.time()
         token = await self._token_request(grant_type="refresh_token", refresh_token=refresh_token)
         access_token = token.get("access_token")
@@ -284,77 +423,197 @@ class RelyingParty:
                 claims = await self._validated(token, nonce=None, max_age=None)
             except LoginFailed as error:
                 raise TokenFailed(str(error)) from error
+            if claims.get("sub") != sub:
+                raise SubjectChanged("the refreshed ID token names another subject than the session")
             id_token = token["id_token"]
+        claims = {**claims, **await self.userinfo(access_token, sub)}
         return TokenSet(
-            id_token, access_token, token.get("refresh_token") or refresh_token, self._expiry(token, now), claims
+            id_token,
+            access_token,
+            token.get("refresh_token") or refresh_token,
+            self._expiry(token, now),
+            claims,
+            now,
         )
 
-    def _lock(self, key: str) -> asyncio.Lock:
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
-        return lock
+    # ------------------------------------------------------------------ the refresh lock
+
+    def _redis_client(self) -> Any:
+        if self._redis is None:
+            import redis.asyncio
+
+            self._redis = redis.asyncio.Redis.from_url(
+                self.settings.redis_url, socket_timeout=LOCK_WAIT_SECONDS, socket_connect_timeout=2
+            )
+        return self._redis
+
+    @contextlib.asynccontextmanager
+    async def refresh_lock(self, key: str) -> AsyncIterator[None]:
+        """One refresh of a session at a time, waited for at most 5 s (`TokenFailed` after).
+
+        With Redis (REFLEX_REDIS_URL, which several workers require) the lock is shared by
+        every worker and machine: with rotating refresh tokens, a second worker refreshing
+        with the same token would be refused and end the session. Without Redis the site
+        runs one worker, and a lock per process is enough.
+        """
+        if self.settings.redis_url:
+            import redis.exceptions
+
+            name = f"{self.settings.redis_key_prefix}oidc-refresh:{key}"
+            lock = self._redis_client().lock(name, timeout=LOCK_LEASE_SECONDS, blocking_timeout=LOCK_WAIT_SECONDS)
+            try:
+                acquired = await lock.acquire()
+            except redis.exceptions.RedisError as error:
+                raise TokenFailed(f"refresh lock unavailable: {error!r}") from error
+            if not acquired:
+                raise TokenFailed("timed out waiting for another token refresh")
+            try:
+                yield
+            finally:
+                with contextlib.suppress(redis.exceptions.LockError, redis.exceptions.RedisError):
+                    await lock.release()
+            return
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            try:
+                await asyncio.wait_for(lock.acquire(), timeout=LOCK_WAIT_SECONDS)
+            except TimeoutError as error:
+                raise TokenFailed("timed out waiting for another token refresh") from error
+            try:
+                yield
+            finally:
+                lock.release()
+        finally:
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    # ------------------------------------------------------------------ sessions
 
     async def session_tokens(self, session_id: str) -> tuple[dict[str, Any], sessions.Tokens] | None:
-        """The user and fresh tokens of a session, refreshing (one at a time) if expired.
+        """The user and tokens of a live session, refreshing (one at a time) an expired access token.
 
-        None: no live session, or its access token expired with no refresh token (the
-        caller then needs a `prompt=none` round trip). `TokenFailed`: the provider could
-        not be reached (network) after 3 attempts. A refresh token the provider refuses
-        ends the session (None).
+        None: no live session, or the provider refused its refresh token (the session is
+        then ended, for the page and /auth/session alike). A session whose access token
+        expired with no refresh token is still live: its tokens come back expired
+        (`tokens_expired`) and only a use of the access token needs a new login. `TokenFailed`:
+        the provider could not be reached after 3 attempts, or refused the client itself;
+        the session is kept. Database calls run in a thread, off the event loop.
         """
-        record = sessions.load_session(session_id)
-        tokens = sessions.tokens_of(record) if record else None
-        if record is None or tokens is None:
+        live = await asyncio.to_thread(sessions.live_session, session_id)
+        if live is None:
             return None
-        if not is_expired(tokens.access_expires_at):
+        record, tokens = live
+        if not tokens_expired(tokens) or not tokens.refresh_token:
             return sessions.user_of(record), tokens
-        if not tokens.refresh_token:
-            return None
-        lock = self._lock(record.id_hash)
-        try:
-            await asyncio.wait_for(lock.acquire(), timeout=LOCK_WAIT_SECONDS)
-        except TimeoutError as error:
-            raise TokenFailed("timed out waiting for another token refresh") from error
-        try:
-            record = sessions.load_session(session_id)  # another request may have refreshed it
-            tokens = sessions.tokens_of(record) if record else None
-            if record is None or tokens is None:
+        async with self.refresh_lock(record.id_hash):
+            live = await asyncio.to_thread(sessions.live_session, session_id)  # another worker may have refreshed it
+            if live is None:
                 return None
+            record, tokens = live
             user = sessions.user_of(record)
-            if not is_expired(tokens.access_expires_at):
+            if not tokens_expired(tokens) or not tokens.refresh_token:
                 return user, tokens
-            if not tokens.refresh_token:
-                return None
             try:
-                fresh = await self.refresh(tokens.refresh_token, tokens)
+                fresh = await self.refresh(tokens.refresh_token, tokens, record.sub)
+            except SubjectChanged as error:
+                logger.error("token refresh ended the session: %s", error)
+                await asyncio.to_thread(sessions.delete_session, session_id)
+                return None
+            except ClientRejected:
+                raise
             except ProviderRejected as error:
                 logger.info("refresh token refused (%s): session ended", error.error or error)
-                sessions.delete_session(session_id)
+                await asyncio.to_thread(sessions.delete_session, session_id)
                 return None
             changed = None
-            if (
-                fresh.claims
-                and fresh.claims.get("sub") == user.get("sub")
-                and fresh.claims.get("updated_at") != user.get("updated_at")
-            ):
-                changed = user = {**user, **fresh.claims}  # SPEC §4: user follows updated_at
-            sessions.store_tokens(session_id, fresh.as_tokens(), changed)
+            if fresh.claims:
+                merged = {**user, **fresh.claims}
+                if merged != user:
+                    changed = user = merged
+            await asyncio.to_thread(sessions.store_tokens, session_id, fresh.as_tokens(), changed)
             return user, fresh.as_tokens()
-        finally:
-            lock.release()
 
     # ------------------------------------------------------------------ logout
 
-    async def logout_url(self, *, return_to: str, federated: bool = False) -> str:
-        """The provider's logout with `client_id` and `returnTo` (plus the standard names)."""
+    async def logout_url(self, *, id_token_hint: str | None, federated: bool = False) -> str | None:
+        """Where to send the browser to end the provider's session; None: local logout only.
+
+        Standard (RP-Initiated Logout 1.0): the advertised `end_session_endpoint` with
+        `id_token_hint`, `client_id`, `post_logout_redirect_uri` (the home page with its
+        trailing slash, exactly as registered) and `state`. A provider that advertises no
+        endpoint gets no guessed one. OIDC_COMPAT=auth0: Auth0's `/v2/logout` with
+        `client_id`, `returnTo` and the optional `federated` flag.
+        """
         metadata = await self.metadata()
-        endpoint = metadata.get("end_session_endpoint") or self.issuer.rstrip("/") + "/v2/logout"
-        params = {"client_id": self.client_id, "returnTo": return_to, "post_logout_redirect_uri": return_to}
-        query = urlencode(params)
-        if federated:
-            query += "&federated"
+        endpoint = metadata.get("end_session_endpoint")
+        if self.auth0:
+            endpoint = endpoint or self.issuer.rstrip("/") + "/v2/logout"
+            query = urlencode({"client_id": self.client_id, "returnTo": self.post_logout_redirect_uri})
+            if federated:
+                query += "&federated"
+        elif isinstance(endpoint, str) and endpoint:
+            params = {"client_id": self.client_id, "post_logout_redirect_uri": self.post_logout_redirect_uri}
+            if id_token_hint:
+                params["id_token_hint"] = id_token_hint
+            params["state"] = secrets.token_urlsafe(16)
+            query = urlencode(params)
+        else:
+            return None
         return f"{endpoint}{'&' if '?' in endpoint else '?'}{query}"
+
+    async def logout_token_claims(self, raw: str) -> dict[str, Any]:
+        """A validated back-channel logout token's claims (`LoginFailed` when invalid)."""
+        try:
+            return id_tokens.validate_logout_token(
+                raw, jwks=await self.jwks(), issuer=self.issuer, client_id=self.client_id
+            )
+        except id_tokens.IdTokenError as error:
+            if error.reason != "key":
+                raise LoginFailed(str(error)) from error
+        try:  # the provider may have rotated its keys
+            return id_tokens.validate_logout_token(
+                raw, jwks=await self.jwks(refresh=True), issuer=self.issuer, client_id=self.client_id
+            )
+        except id_tokens.IdTokenError as error:
+            raise LoginFailed(str(error)) from error
+
+    # ------------------------------------------------------------------ self-check
+
+    async def self_check(self) -> list[str]:
+        """What is wrong with this client's configuration, found by asking the provider.
+
+        Discovery and keys, then the client credentials: a refresh grant with a token that
+        cannot exist is refused as `invalid_grant` when the client authenticated, and as
+        `invalid_client` when OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is wrong.
+        """
+        problems: list[str] = []
+        try:
+            metadata = await self.metadata()
+            await self.jwks()
+        except AuthError as error:
+            return [f"the identity provider at {self.issuer!r} is not usable: {error}"]
+        try:
+            await self._token_request(
+                grant_type="refresh_token", refresh_token="self-check-" + secrets.token_urlsafe(8)
+            )
+        except ClientRejected as error:
+            problems.append(f"the provider refused the client credentials: {error}")
+        except ProviderRejected:
+            pass  # invalid_grant: the client authenticated
+        except TokenFailed as error:
+            problems.append(f"the token endpoint is unreachable: {error}")
+        if not isinstance(metadata.get("userinfo_endpoint"), str):
+            logger.warning("the provider advertises no userinfo_endpoint: identity from the ID token only")
+        if not self.auth0 and not isinstance(metadata.get("end_session_endpoint"), str):
+            logger.warning(
+                "the provider advertises no end_session_endpoint: logout ends the site's session only "
+                "(the visitor stays logged in at the provider)"
+            )
+        return problems
 
 
 def configuration_problems(settings: Settings) -> list[str]:
@@ -382,6 +641,23 @@ def check_startup() -> None:
         sessions.purge_expired()
     except Exception as error:  # noqa: BLE001 - any failure here (a missing table) must not hide the real message later
         logger.warning("could not purge expired login records: %s", error)
+
+
+async def self_check() -> None:
+    """Lifespan task: ask the provider whether this client is configured right, and say
+    what is wrong at ERROR (the site still starts: the provider may only be away)."""
+    party = relying_party()
+    if not party.configured:
+        return
+    try:
+        problems = await party.self_check()
+    except Exception as error:  # noqa: BLE001 - a check must never take the site down
+        logger.warning("OIDC self-check could not run: %r", error)
+        return
+    for problem in problems:
+        logger.error("OIDC self-check: %s", problem)
+    if not problems:
+        logger.info("OIDC self-check: provider %s accepts client %s", party.issuer, party.client_id)
 
 
 def raw_or(token: Mapping[str, Any], name: str) -> str:

@@ -38,6 +38,10 @@ ERROR_LIFETIME_SECONDS = site_storage.LOGIN_ERROR.cookie_seconds
 
 SESSION_COOKIE = site_storage.SESSION.name  # HttpOnly: the opaque session id
 MARKER_COOKIE = site_storage.MARKER.name  # readable, not secret: "was authenticated"
+# The marker's values: after an interactive login it buys one silent check when the session
+# is gone; after a silent login it only says "logged in" (the page then opens its state
+# connection) and buys no further check, so silent logins never follow one another.
+MARKER_INTERACTIVE, MARKER_SILENT = "true", "silent"
 ERROR_COOKIE = site_storage.LOGIN_ERROR.name  # one-shot: the code of a login error to show
 BINDING_COOKIE = site_storage.LOGIN_BINDING.name  # HttpOnly: ties login transactions to this browser
 DEV_SECRET_FILE = PROJECT_ROOT / "var" / "session_secret"
@@ -135,16 +139,20 @@ def take_transaction(state: str, binding: str | None, now: float | None = None) 
     """The transaction of `state`, removed so it is used once.
 
     None if unknown, older than 1 day, or started in another browser (binding cookie).
+    One `DELETE … RETURNING`: of two callbacks racing with one state (two workers), only
+    one gets the row; a read then a delete would let both through.
     """
     now = time.time() if now is None else now
     if not state or not binding:
         return None
+    columns = LoginTransaction.__table__.c  # type: ignore[attr-defined]  # a table model has __table__
+    statement = delete(LoginTransaction).where(col(LoginTransaction.state) == state).returning(*columns)
     with Session(engine()) as db:
-        transaction = db.get(LoginTransaction, state)
-        if transaction is None:
-            return None
-        db.delete(transaction)
+        row = db.exec(statement).first()
         db.commit()
+    if row is None:
+        return None
+    transaction = LoginTransaction(**row._asdict())
     if now - transaction.created_at > TRANSACTION_LIFETIME_SECONDS:
         return None
     if not hmac.compare_digest(transaction.binding_hash, id_hash("binding:" + binding)):
@@ -166,11 +174,19 @@ def purge_expired(now: float | None = None) -> None:
 class Tokens:
     """Decrypted tokens of one session (kept in server memory for the time of a request)."""
 
-    def __init__(self, id_token: str, access_token: str, refresh_token: str | None, access_expires_at: float):
+    def __init__(
+        self,
+        id_token: str,
+        access_token: str,
+        refresh_token: str | None,
+        access_expires_at: float | None,
+        received_at: float | None = None,
+    ):
         self.id_token = id_token
         self.access_token = access_token
         self.refresh_token = refresh_token
-        self.access_expires_at = access_expires_at
+        self.access_expires_at = access_expires_at  # None: unknown (no expires_in)
+        self.received_at = received_at
 
 
 def create_session(claims: dict[str, Any], tokens: Tokens, now: float | None = None) -> str:
@@ -185,6 +201,7 @@ def create_session(claims: dict[str, Any], tokens: Tokens, now: float | None = N
         access_token=seal(tokens.access_token),
         refresh_token=seal(tokens.refresh_token) if tokens.refresh_token else None,
         access_expires_at=tokens.access_expires_at,
+        tokens_at=tokens.received_at if tokens.received_at is not None else now,
         created_at=now,
         expires_at=now + SESSION_LIFETIME_SECONDS,
     )
@@ -211,13 +228,30 @@ def load_session(session_id: str | None, now: float | None = None) -> AuthSessio
     return record
 
 
+def live_session(session_id: str | None) -> tuple[AuthSession, Tokens] | None:
+    """A live session with readable tokens: what "logged in" means, for the page and /auth/session alike."""
+    record = load_session(session_id)
+    tokens = tokens_of(record) if record is not None else None
+    if record is None or tokens is None:
+        return None
+    return record, tokens
+
+
 def user_of(record: AuthSession) -> dict[str, Any]:
     return json.loads(record.user_json)
 
 
 def roles_of(claims: dict[str, Any], claim: str) -> list[str]:
-    """The roles in a user's claims (`claim` holds one name or a list of names)."""
+    """The roles in `claim` of the identity (ID token merged with UserInfo).
+
+    A name not found as it is may be a dotted path into nested objects: Keycloak's
+    `realm_access.roles` or `resource_access.<client>.roles`.
+    """
     value = claims.get(claim)
+    if value is None and "." in claim:
+        value = claims
+        for part in claim.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
     if isinstance(value, str):
         return [value]
     if isinstance(value, list):
@@ -230,7 +264,7 @@ def tokens_of(record: AuthSession) -> Tokens | None:
     if id_token is None or access_token is None:  # SESSION_SECRET changed: the session is void
         return None
     refresh_token = unseal(record.refresh_token) if record.refresh_token else None
-    return Tokens(id_token, access_token, refresh_token, record.access_expires_at)
+    return Tokens(id_token, access_token, refresh_token, record.access_expires_at, record.tokens_at)
 
 
 def store_tokens(session_id: str, tokens: Tokens, claims: dict[str, Any] | None = None) -> None:
@@ -243,6 +277,7 @@ def store_tokens(session_id: str, tokens: Tokens, claims: dict[str, Any] | None 
         record.access_token = seal(tokens.access_token)
         record.refresh_token = seal(tokens.refresh_token) if tokens.refresh_token else None
         record.access_expires_at = tokens.access_expires_at
+        record.tokens_at = tokens.received_at if tokens.received_at is not None else time.time()
         if claims is not None:
             record.user_json = json.dumps(claims)
         db.add(record)
@@ -257,6 +292,14 @@ def delete_session(session_id: str | None) -> None:
         if record is not None:
             db.delete(record)
             db.commit()
+
+
+def delete_sessions_of(sub: str) -> int:
+    """End every session of one user (a back-channel logout from the provider); how many."""
+    with Session(engine()) as db:
+        result = db.exec(delete(AuthSession).where(col(AuthSession.sub) == sub))
+        db.commit()
+        return result.rowcount or 0
 
 
 def sessions_count() -> int:

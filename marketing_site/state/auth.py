@@ -8,12 +8,15 @@ websocket's handshake (`self.router.headers.cookie`, server-side only).
 - a one-shot error cookie from the callback becomes `error`;
 - no session cookie and no marker: anonymous at once, no provider call;
 - a live session: authenticated (its access token refreshed if expired, one refresh at a
-  time, 3 attempts on network failure, then 'Get access token failed');
-- the marker but no usable session: the `prompt=none` round trip (`/auth/silent`).
+  time, 3 attempts on network failure, then 'Get access token failed' and still
+  authenticated, as /auth/session says: the session lives on);
+- the marker but no usable session: the `prompt=none` round trip (`/auth/silent`). Only an
+  interactive login sets the marker, so this happens at most once per login: never a loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -52,8 +55,9 @@ def error_message(code: str) -> str:
 
 def public_user(claims: dict[str, Any], roles_claim: str) -> dict[str, Any]:
     user = {name: claims[name] for name in PROFILE_CLAIMS if name in claims}
-    if roles_claim in claims:
-        user[roles_claim] = roles_of(claims, roles_claim)
+    roles = roles_of(claims, roles_claim)
+    if roles_claim in claims or roles:
+        user[roles_claim] = roles
     return user
 
 
@@ -147,11 +151,13 @@ class AuthState(rx.State):
             try:
                 result = await oidc.relying_party().session_tokens(session_id)
             except oidc.TokenFailed as error:
-                logger.warning("silent token fetch failed: %s", error)
-                self._set_anonymous()
+                if not isinstance(error, oidc.ClientRejected):  # that one is logged at ERROR already
+                    logger.warning("silent token fetch failed: %s", error)
                 self._set_error(oidc.TokenFailed.code)
-                self.isLoading = False
-                return events
+                # The session is kept (a network failure is not the visitor's): still logged
+                # in, with its stored identity, as /auth/session answers.
+                live = await asyncio.to_thread(sessions.live_session, session_id)
+                result = (sessions.user_of(live[0]), live[1]) if live else None
         if result is not None:
             claims, _ = result
             self.user = public_user(claims, settings.oidc_roles_claim)
@@ -160,7 +166,10 @@ class AuthState(rx.State):
             self.isLoading = False
             return events
         self._set_anonymous()
-        if marker:
+        if marker and marker != sessions.MARKER_INTERACTIVE and not self.clearCookie:
+            # A silent login's marker with its session gone: no further check; the marker goes.
+            self.clearCookie = sessions.MARKER_COOKIE
+        if marker == sessions.MARKER_INTERACTIVE:
             # The `prompt=none` round trip; /auth/silent removes the marker first.
             self.isLoading = True
             silent = "/auth/silent?" + urlencode({"return_to": self._current_path()})

@@ -9,6 +9,7 @@ like any input.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 from urllib.parse import urlencode
@@ -96,7 +97,8 @@ class ConsoleState(rx.State):
         """On page load (after AuthState.initialise): anonymous -> login and back; else show."""
         auth = await self.get_state(AuthState)
         self.access = "checking"
-        access, operator = console.access_of(self.router.headers.cookie)
+        # The session lookup is a database call: in a thread, off the event loop.
+        access, operator = await asyncio.to_thread(console.access_of, self.router.headers.cookie)
         if operator is None:
             self.access = access
             self._clear()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import urlencode
 
 import reflex as rx
 
@@ -73,6 +74,13 @@ class TrialState(rx.State):
             if result is None:
                 raise manager.RegistrationFailed("no live session to get an access token from")
             claims, tokens = result
+            if oidc.tokens_expired(tokens):
+                # Expired with no refresh token: a `prompt=none` login renews it, and the
+                # visitor, back on this page, submits again.
+                self.submitting = False
+                auth = await self.get_state(AuthState)
+                yield AuthState.go_to_backend("/auth/silent?" + urlencode({"return_to": auth._current_path()}), True)
+                return
             body = manager.payload({name: getattr(self, name) for name in FIELDS}, claims)
             await manager.register_environment(body, tokens.access_token)
         except (manager.RegistrationFailed, oidc.AuthError) as error:
