@@ -13,19 +13,15 @@ They use the database of DATABASE_URL, like the site.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from sqlalchemy import update
 from sqlmodel import select
 
 from marketing_site.db import new_session
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
-from marketing_site.services.leads import FIELDS
-
-# The export's columns: the lead form's contact fields (services.leads.ContactFields) in its order.
-LEAD_COLUMNS = ("id", "created_at", "form", "lang", *FIELDS, "flags")
+from marketing_site.services.lead_export import write_leads_csv
 
 
 def list_leads(form: str | None, limit: int) -> list[Lead]:
@@ -39,23 +35,6 @@ def list_leads(form: str | None, limit: int) -> list[Lead]:
 def export_leads(out) -> int:
     with new_session() as session:
         return write_leads_csv(out, session.exec(select(Lead).order_by(Lead.id)))
-
-
-def write_leads_csv(out, leads: Iterable[Lead]) -> int:
-    """Leads as CSV (header first), formulas neutralised; also the console's export."""
-    writer = csv.writer(out)
-    writer.writerow(LEAD_COLUMNS)
-    count = 0
-    for lead in leads:
-        writer.writerow([_csv_safe(getattr(lead, column)) for column in LEAD_COLUMNS])
-        count += 1
-    return count
-
-
-def _csv_safe(value) -> str:
-    """Neutralise spreadsheet formulas a visitor could have typed into a field."""
-    text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") and not text[1:2].isdigit() else text
 
 
 def list_outbox(status: str | None) -> list[OutboxMessage]:

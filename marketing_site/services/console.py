@@ -6,7 +6,7 @@ HttpOnly cookie (never from anything the page sends): a live session whose roles
 routes (`api.console`) call `access_of` on every event and request.
 
 Leads are filtered, sorted, counted and paged by the database (indexes in
-`db.console`); exports reuse the operator commands' CSV writer (`ops.write_leads_csv`).
+`db.console`); exports use the operator commands' CSV writer (`services.lead_export`).
 Data-subject requests go through `HOLDERS`, one entry per table that can hold a person's
 data: a new table (demo bookings) plugs in with one entry.
 """
@@ -30,7 +30,7 @@ from marketing_site.db import new_session
 from marketing_site.db.auth import AuthSession
 from marketing_site.db.console import ConsoleAudit
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
-from marketing_site.services import sessions
+from marketing_site.services import lead_export, sessions
 from marketing_site.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -270,7 +270,7 @@ def export_leads_csv(f: LeadFilter) -> tuple[str, int]:
     out = io.StringIO()
     with new_session() as session:
         leads = session.scalars(_ordered(select(Lead).where(*_conditions(f)), f).execution_options(yield_per=1000))
-        count = ops.write_leads_csv(out, leads)
+        count = lead_export.write_leads_csv(out, leads)
     return out.getvalue(), count
 
 
