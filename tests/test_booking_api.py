@@ -117,6 +117,10 @@ def test_each_refusal_is_clear_and_changes_nothing(site, site_server):
     assert _counts(site_server) == before
 
 
+def _arabic_indic(digits: str) -> str:
+    return "".join(chr(0x0660 + int(d)) for d in digits)
+
+
 def test_forged_or_expired_cancel_links_free_nothing(site, site_server):
     from marketing_site.services.booking import cancel_token
 
@@ -133,6 +137,16 @@ def test_forged_or_expired_cancel_links_free_nothing(site, site_server):
         "later expiry": (f"{ident}.{int(expiry) + 86400}.{signature}", 400, "pas valide"),
         "expired": (cancel_token(booking_id, datetime.now(UTC) - timedelta(minutes=1)), 410, "a expiré"),
         "garbage": ("<script>", 400, "pas valide"),
+        # Aliases of the valid token: the signature covers the text as sent, ASCII digits only.
+        "leading zero": (f"0{ident}.{expiry}.{signature}", 400, "pas valide"),
+        "Arabic-Indic digits": (f"{_arabic_indic(ident)}.{expiry}.{signature}", 400, "pas valide"),
+        "expiry in other digits": (f"{ident}.{_arabic_indic(expiry)}.{signature}", 400, "pas valide"),
+        # Hostile numbers and characters: a 4xx, never a 500 (OverflowError, TypeError).
+        "huge expiry": (f"{ident}.{'9' * 400}.{signature}", 400, "pas valide"),
+        "huge id": (f"{'9' * 5000}.{expiry}.{signature}", 400, "pas valide"),
+        "negative expiry": (f"{ident}.-{expiry}.{signature}", 400, "pas valide"),
+        "non-ASCII signature": (f"{ident}.{expiry}.{'é' * len(signature)}", 400, "pas valide"),
+        "four parts": (f"{ident}.{expiry}.{signature}.{signature}", 400, "pas valide"),
     }
     before = _counts(site_server)
     for name, (token, status, words) in links.items():
@@ -171,6 +185,10 @@ def test_malformed_requests_get_a_clear_4xx_and_store_nothing(site, site_server)
         assert response.status_code == 422, body
         assert response.json()["errors"], body
     assert httpx.post(site + BOOK, content=b"{", headers={"Content-Type": "application/json"}).status_code == 422
+    # Nested past the JSON parser's stack (a RecursionError), well within the size limit.
+    for nested in (b"[" * 5000, b'{"name":' + b"[" * 5000 + b"]" * 5000 + b"}"):
+        response = httpx.post(site + BOOK, content=nested, headers={"Content-Type": "application/json"})
+        assert response.status_code == 422 and response.json()["errors"]
     assert httpx.post(site + BOOK, json={"x": "y" * 20000}).status_code == 413
     assert _counts(site_server) == before
 

@@ -43,6 +43,9 @@ def test_valid_request_is_accepted_stored_and_mailed(site_server, smtp):
         ("name=Dupont", {"Content-Type": "application/x-www-form-urlencoded"}, 415),
         ("{not json", {"Content-Type": "application/json"}, 422),
         ("[1, 2]", {"Content-Type": "application/json"}, 422),
+        # Nested past the JSON parser's stack (a RecursionError, once a 500), within the size limit.
+        ("[" * 5000, {"Content-Type": "application/json"}, 422),
+        ('{"name":' + "[" * 5000 + "]" * 5000 + "}", {"Content-Type": "application/json"}, 422),
         ("x" * (2 * 1024 * 1024), {"Content-Type": "application/json"}, 413),
     ],
 )

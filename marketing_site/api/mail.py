@@ -55,6 +55,8 @@ async def read_json_object(request: Request) -> dict | JSONResponse:
         payload = json.loads(body)
     except (ValueError, UnicodeDecodeError):
         return JSONResponse({"errors": {"body": "Not valid JSON."}}, 422)
+    except RecursionError:  # `[` x 5000 fits in the size limit and nests past the parser's stack
+        return JSONResponse({"errors": {"body": "Nested too deeply."}}, 422)
     if not isinstance(payload, dict):
         return JSONResponse({"errors": {"body": "Must be a JSON object."}}, 422)
     return payload
