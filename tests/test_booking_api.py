@@ -6,6 +6,7 @@ expired cancel link frees nothing."""
 from __future__ import annotations
 
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -82,6 +83,30 @@ def test_the_same_request_again_is_the_same_booking(two_workers):
     assert two_workers.query(
         "SELECT COUNT(*) FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?", "twice@example.com"
     ) == [(1,)]
+
+
+def test_someone_elses_idempotency_key_never_returns_their_booking(site, site_server):
+    """The key is scoped to the client and the payload: another visitor sending the same key books
+    their own slot, and never learns the first visitor's."""
+    slots = httpx.get(site + SLOTS).json()["slots"]
+    key = {"Idempotency-Key": f"shared-{time.time_ns()}"}
+    alice = {**CONTACT, "email": "alice.booking@example.com", "slot": slots[12]}
+    mallory = {**CONTACT, "email": "mallory.booking@example.com", "slot": slots[13]}
+    with _from("127.0.0.31") as first, _from("127.0.0.32") as second:
+        booked = first.post(site + BOOK, json=alice, headers=key)
+        again = first.post(site + BOOK, json=alice, headers=key)
+        other = second.post(site + BOOK, json=mallory, headers=key)
+    assert (booked.status_code, booked.json()["slot"]) == (201, slots[12])
+    assert (again.status_code, again.json()["slot"]) == (201, slots[12])
+    assert (other.status_code, other.json()["slot"]) == (201, slots[13])
+    count = "SELECT COUNT(*) FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?"
+    assert site_server.query(count, alice["email"]) == [(1,)]
+    assert site_server.query(count, mallory["email"]) == [(1,)]
+
+
+def _from(address: str) -> httpx.Client:
+    """A visitor connecting from `address` (any 127.x.y.z reaches loopback on Linux)."""
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=30)
 
 
 def _slot_id(moment: datetime) -> str:

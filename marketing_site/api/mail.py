@@ -135,8 +135,8 @@ def _lead_schema() -> dict:
             },
             "elapsedMs": {
                 "type": "number",
-                "description": "Time spent filling the form; below LEAD_MIN_FILL_SECONDS the lead is "
-                "accepted and flagged (autofill is fast too).",
+                "description": "Time spent filling the form; below LEAD_MIN_FILL_SECONDS, missing, null "
+                "or not finite, the lead is accepted and flagged `fast` (autofill is fast too).",
             },
             HONEYPOT_FIELD: {
                 "type": "string",

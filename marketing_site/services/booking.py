@@ -475,8 +475,11 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     wait = _limiter().hit(f"booking-ip:{client_ip}")
     if wait is not None:
         return BookResult("rate_limited", {"form": messages["rate_limited"]}, retry_after=math.ceil(wait))
-    key_material = f"booking-client:{client_key[:200]}" if client_key else f"booking:{uuid.uuid4()}"
-    key = hashlib.sha256(key_material.encode()).hexdigest()
+    if client_key:  # the same visitor's same request again finds its booking, nobody else's
+        parts = ("booking", *(payload.get(name) for name in (*leads.FIELDS, "slot", "timezone", "lang")))
+        key = leads.scoped_idempotency_key(client_ip, client_key, parts)
+    else:
+        key = hashlib.sha256(f"booking:{uuid.uuid4()}".encode()).hexdigest()
     twin = _booking_of_lead_key(key) if client_key else None
     if twin is not None:  # the same visitor's request again (double click, retry)
         return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
