@@ -189,6 +189,26 @@ def test_forged_or_expired_cancel_links_free_nothing(site, site_server):
     assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("confirmed",)]
 
 
+def test_a_cancel_posted_from_another_site_is_refused(site, site_server):
+    """The cancel form is the site's own page; a cross-site POST (even with a stolen link) frees nothing."""
+    from marketing_site.services.booking import cancel_token
+
+    slot = httpx.get(site + SLOTS).json()["slots"][10]
+    assert httpx.post(site + BOOK, json={**CONTACT, "email": "stay@example.com", "slot": slot}).status_code == 201
+    [(booking_id,)] = site_server.query(
+        "SELECT booking.id FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?", "stay@example.com"
+    )
+    token = cancel_token(booking_id, datetime.fromisoformat(slot.replace("Z", ":00+00:00")))
+    for headers in ({"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Origin": "null"}):
+        assert httpx.post(site + CANCEL, data={"token": token}, headers=headers).status_code == 403, headers
+    assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("confirmed",)]
+    # The page's own form: same origin, sent with `Origin: null` (the page's no-referrer policy).
+    same_origin = {"Sec-Fetch-Site": "same-origin", "Origin": "null"}
+    response = httpx.post(site + CANCEL, data={"token": token}, headers=same_origin)
+    assert response.status_code == 200
+    assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("cancelled",)]
+
+
 def test_malformed_requests_get_a_clear_4xx_and_store_nothing(site, site_server):
     slot = httpx.get(site + SLOTS).json()["slots"][8]
     good = {**CONTACT, "email": "shape@example.com", "slot": slot}

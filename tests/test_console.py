@@ -164,6 +164,23 @@ def test_without_the_role_the_console_says_403_and_its_exports_refuse(new_page, 
     assert httpx.post(site + "/api/console/subject.json", data={"email": "x@example.test"}).status_code == 401
 
 
+def test_the_console_api_refuses_cross_site_requests_even_with_the_operators_cookie(new_page, site, site_server):
+    page = new_page()
+    _login(page, site, "/console", CONSOLE_ADMIN_USER)
+    _granted(page)
+    cookie = {"cookie": _cookie_header(page)}
+    audited = site_server.query("SELECT COUNT(*) FROM console_audit")
+    foreign = [{"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}]
+    for headers in foreign:
+        posted = httpx.post(site + "/api/console/subject.json", headers={**cookie, **headers}, data={"email": "x@y.fr"})
+        assert posted.status_code == 403, headers
+        assert httpx.get(site + "/api/console/leads.csv", headers={**cookie, **headers}).status_code == 403, headers
+    assert site_server.query("SELECT COUNT(*) FROM console_audit") == audited  # nothing read, nothing logged
+    # From the console itself (or a bookmark), and from a client that is no browser: served.
+    for headers in ({"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"}, {}):
+        assert httpx.get(site + "/api/console/leads.csv", headers={**cookie, **headers}).status_code == 200
+
+
 def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_websocket(new_page, site, site_server):
     """Every event handler of the console state, emitted on the page's own socket exactly as the
     Reflex client would, by a logged-in user without the role: nothing is read or changed."""
