@@ -1,138 +1,283 @@
 """One settings object, read once from the environment (and `.env` via python-dotenv).
 
-Every variable is documented in `.env.example`. Nothing here needs a service to be
-running: the defaults give the embedded site (SQLite, local mail sink).
+Every variable is documented in `.env.example` and docs/configuration.md. Nothing here needs a
+service to be running: the defaults give the embedded site (SQLite, local mail sink).
+
+pydantic-settings reads and checks every variable; `get_settings()` reports all bad ones at
+once, each by its variable name. Secrets are `SecretStr` (`.get_secret_value()` where they are
+used) and URLs that may carry a password are shown without it, so printing or logging the
+settings reveals no secret.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import ipaddress
-import os
+import math
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
 from dotenv import load_dotenv
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_serializer, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+# Non-negative whole numbers (counts, seconds, minutes); a port is 1-65535.
+Count = Annotated[int, Field(ge=0)]
+Port = Annotated[int, Field(ge=1, le=65535)]
 
-def _env(name: str, default: str = "") -> str:
-    return os.environ.get(name, default).strip()
-
-
-def _int(name: str, default: int) -> int:
-    raw = _env(name)
-    try:
-        return int(raw) if raw else default
-    except ValueError as error:
-        msg = f"{name} must be a whole number, not {raw!r}"
-        raise ValueError(msg) from error
-
-
-def _bool(name: str, default: bool) -> bool:
-    raw = _env(name).lower()
-    if not raw:
-        return default
-    if raw in ("1", "true", "yes", "on"):
-        return True
-    if raw in ("0", "false", "no", "off"):
-        return False
-    msg = f"{name} must be true or false, not {raw!r}"
-    raise ValueError(msg)
-
-
-def _networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-    """Comma-separated IP addresses or CIDR networks."""
-    networks = []
-    for item in filter(None, (part.strip() for part in _env(name).split(","))):
-        try:
-            networks.append(ipaddress.ip_network(item, strict=False))
-        except ValueError as error:
-            msg = f"{name} must list IP addresses or networks (10.0.0.2, 10.0.0.0/24), not {item!r}"
-            raise ValueError(msg) from error
-    return tuple(networks)
-
-
-def _choice(name: str, allowed: tuple[str, ...]) -> str:
-    value = _env(name, allowed[0]) or allowed[0]
-    if value not in allowed:
-        msg = f"{name} must be one of {', '.join(allowed)}, not {value!r}"
-        raise ValueError(msg)
-    return value
+# Variables whose empty value means "the default" (as `VAR=` in a copied .env.example). The
+# others keep an empty value: an empty BOOKING_HOLIDAYS means no public holidays off, an
+# empty OIDC_ISSUER no login, an empty BOOKING_URL the site's own scheduler.
+_EMPTY_MEANS_DEFAULT = frozenset(
+    {
+        "port",
+        "pricing_price_set",
+        "smtp_port",
+        "smtp_starttls",
+        "smtp_timeout_seconds",
+        "rate_limit_per_ip",
+        "rate_limit_per_email",
+        "rate_limit_window_seconds",
+        "lead_min_fill_seconds",
+        "outbox_retry_base_seconds",
+        "outbox_max_attempts",
+        "outbox_poll_seconds",
+        "oidc_use_refresh_tokens",
+        "console_role",
+        "dev_services",
+        "redis_key_prefix",
+        "hsts_max_age_seconds",
+        "log_format",
+        "log_level",
+        "lead_retention_months",
+        "booking_timezone",
+        "booking_working_days",
+        "booking_working_hours",
+        "booking_min_notice_minutes",
+        "booking_days_ahead",
+        "booking_buffer_minutes",
+        "booking_busy_cache_seconds",
+        "booking_rate_limit_per_ip",
+    }
+)
 
 
-@dataclasses.dataclass(frozen=True)
-class Settings:
-    """Runtime configuration of the site."""
+# Shown without their password when the settings are printed, logged or dumped.
+_URLS_WITH_PASSWORD = ("database_url", "redis_url")
 
-    port: int
-    site_url: str
-    blog_url: str
-    webinar_url: str
-    booking_url: str
-    contact_email: str
-    database_url: str
-    pricing_price_set: str
+
+class SettingsError(ValueError):
+    """One or more variables are wrong; the message names each of them."""
+
+
+class Settings(BaseSettings):
+    """Runtime configuration of the site (field `x_y` is variable `X_Y` unless an alias says)."""
+
+    model_config = SettingsConfigDict(
+        # Variables come from the process environment; `.env` is loaded into it by get_settings().
+        env_file=None,
+        case_sensitive=False,
+        extra="ignore",
+        frozen=True,
+        # Tests and `replace()` pass field names; the environment uses the variable names.
+        populate_by_name=True,
+        str_strip_whitespace=True,
+        # The derived defaults (SITE_URL from PORT, file paths) are filled in by validators.
+        validate_default=True,
+    )
+
+    port: Port = 8000
+    # Default: http://127.0.0.1:$PORT.
+    site_url: str = ""
+    blog_url: str = "https://blog.nereo-wealth.fr"
+    webinar_url: str = "https://webinars.nereo-wealth.fr"
+    booking_url: str = ""
+    contact_email: str = "contact@nereo-wealth.fr"
+    # Default: SQLite file var/marketing_site.db.
+    database_url: str = ""
+    pricing_price_set: Literal["default", "alternate"] = "default"
     # Lead capture and mail (an empty SMTP host sends mail to files in mail_sink_dir).
-    smtp_host: str
-    smtp_port: int
-    smtp_username: str
-    smtp_password: str
-    smtp_starttls: bool
-    smtp_timeout_seconds: int
-    mail_from: str
-    lead_mail_to: str
-    mail_sink_dir: str
-    rate_limit_per_ip: int
-    rate_limit_per_email: int
-    rate_limit_window_seconds: int
+    smtp_host: str = ""
+    smtp_port: Port = 587
+    smtp_username: str = ""
+    smtp_password: SecretStr = SecretStr("")
+    smtp_starttls: bool = True
+    smtp_timeout_seconds: Count = 15
+    mail_from: str = "Nereo <noreply@nereo-wealth.fr>"
+    lead_mail_to: str = "leads@nereo-wealth.fr"
+    # Default: var/mail/.
+    mail_sink_dir: str = ""
+    # An office behind one address: 100 requests per 10 min lets 30+ colleagues through, yet
+    # a burst is mostly refused. Per email: the five documents, each retried once.
+    rate_limit_per_ip: Count = 100
+    rate_limit_per_email: Count = 10
+    rate_limit_window_seconds: Count = 600
     # Reverse proxies whose X-Forwarded-For names the visitor (empty: trust no one).
-    trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
-    lead_min_fill_seconds: float
-    outbox_retry_base_seconds: float
-    outbox_max_attempts: int
-    outbox_poll_seconds: float
+    trusted_proxies: Annotated[tuple[Network, ...], NoDecode] = ()
+    lead_min_fill_seconds: float = 2.0
+    outbox_retry_base_seconds: float = 30.0
+    outbox_max_attempts: Count = 12
+    outbox_poll_seconds: float = 5.0
     # Consent and analytics (third-party scripts; empty means none).
-    consent_script_url: str
-    analytics_script_url: str
+    consent_script_url: str = ""
+    analytics_script_url: str = ""
     # Login through OpenID Connect and the free-trial registration.
-    oidc_issuer: str
-    oidc_client_id: str
-    oidc_client_secret: str
-    oidc_audience: str
-    oidc_roles_claim: str
-    oidc_use_refresh_tokens: bool
-    oidc_password_reset_url: str
-    manager_service_url: str
-    advisor_app_url: str
-    investor_app_url: str
-    session_secret: str
+    oidc_issuer: str = ""
+    oidc_client_id: str = ""
+    oidc_client_secret: SecretStr = SecretStr("")
+    oidc_audience: str = "https://api.nereo-wealth.fr"
+    oidc_roles_claim: str = "https://nereo-wealth.fr/roles"
+    oidc_use_refresh_tokens: bool = True
+    oidc_password_reset_url: str = ""
+    manager_service_url: str = ""
+    advisor_app_url: str = ""
+    investor_app_url: str = ""
+    session_secret: SecretStr = SecretStr("")
     # The role (in OIDC_ROLES_CLAIM) that opens the operators' console (/console).
-    console_role: str
+    console_role: str = "SITE_ADMIN"
     # Set by `scripts/dev_services.py` when it points the site at its local stand-ins.
-    dev_services: bool
-    # Scale-out and operations.
-    redis_url: str
-    redis_key_prefix: str
-    hsts_max_age_seconds: int
-    csp_report_uri: str
-    log_format: str
-    log_level: str
-    lead_retention_months: int
+    dev_services: bool = False
+    # Scale-out and operations. Reflex reads the same REFLEX_REDIS_URL for its state manager.
+    redis_url: str = Field("", validation_alias="REFLEX_REDIS_URL")
+    redis_key_prefix: str = "nereo:"
+    hsts_max_age_seconds: Count = 63072000
+    csp_report_uri: str = ""
+    log_format: Literal["json", "text"] = "json"
+    log_level: LogLevel = "INFO"
+    lead_retention_months: Count = 36
     # The built-in demo scheduler (used when booking_url is empty).
-    booking_timezone: str
-    booking_working_days: tuple[int, ...]
-    booking_working_hours: tuple[tuple[int, int], ...]
-    booking_min_notice_minutes: int
-    booking_days_ahead: int
-    booking_buffer_minutes: int
-    booking_holidays: str
-    booking_busy_ics_url: str
-    booking_busy_cache_seconds: int
-    booking_video_url: str
-    booking_organizer_email: str
-    booking_rate_limit_per_ip: int
+    booking_timezone: str = "Europe/Paris"
+    booking_working_days: Annotated[tuple[int, ...], NoDecode] = (1, 2, 3, 4, 5)
+    booking_working_hours: Annotated[tuple[tuple[int, int], ...], NoDecode] = ((540, 720), (840, 1080))
+    booking_min_notice_minutes: Count = 240
+    booking_days_ahead: Count = 21
+    booking_buffer_minutes: Count = 15
+    booking_holidays: str = "FR"
+    # A private calendar address is a secret of its own (whoever has it reads the calendar).
+    booking_busy_ics_url: SecretStr = SecretStr("")
+    booking_busy_cache_seconds: Count = 300
+    booking_video_url: str = "https://meet.nereo-wealth.fr/demo-30-min"
+    booking_organizer_email: str = "demo@nereo-wealth.fr"
+    booking_rate_limit_per_ip: Count = 10
+
+    # --- parsing and checks ------------------------------------------------------------
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, str):
+            value = value.strip()
+            if not value and info.field_name in _EMPTY_MEANS_DEFAULT:
+                field = cls.model_fields[info.field_name]
+                return field.get_default(call_default_factory=True)
+        return value
+
+    @field_validator("site_url")
+    @classmethod
+    def _site_url(cls, value: str, info: ValidationInfo) -> str:
+        return value or f"http://127.0.0.1:{info.data.get('port', 8000)}"
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: str) -> str:
+        return value or f"sqlite:///{PROJECT_ROOT / 'var' / 'marketing_site.db'}"
+
+    @field_validator("mail_sink_dir")
+    @classmethod
+    def _mail_sink_dir(cls, value: str) -> str:
+        return value or str(PROJECT_ROOT / "var" / "mail")
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _log_level(cls, value: Any) -> Any:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("booking_holidays", mode="before")
+    @classmethod
+    def _holiday_country(cls, value: Any) -> Any:
+        """A country code of the `holidays` library, or empty for no public holidays off."""
+        value = value.strip().upper() if isinstance(value, str) else value
+        if value:
+            import holidays
+
+            if value not in holidays.list_supported_countries():
+                raise ValueError(f"must be a country code of the holidays library (e.g. FR) or empty, not {value!r}")
+        return value
+
+    @field_validator("lead_min_fill_seconds", "outbox_retry_base_seconds", "outbox_poll_seconds")
+    @classmethod
+    def _seconds(cls, value: float, info: ValidationInfo) -> float:
+        # float() accepts nan and inf: neither is a delay.
+        if not math.isfinite(value) or value < 0:
+            raise ValueError(f"must be a finite number of seconds, 0 or more, not {value!r}")
+        if value == 0 and info.field_name != "lead_min_fill_seconds":
+            raise ValueError("must be more than 0 seconds")
+        return value
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _networks(cls, value: Any) -> Any:
+        """Comma-separated IP addresses or CIDR networks."""
+        if not isinstance(value, str):
+            return value
+        networks = []
+        for item in filter(None, (part.strip() for part in value.split(","))):
+            try:
+                networks.append(ipaddress.ip_network(item, strict=False))
+            except ValueError as error:
+                msg = f"must list IP addresses or networks (10.0.0.2, 10.0.0.0/24), not {item!r}"
+                raise ValueError(msg) from error
+        return tuple(networks)
+
+    @field_validator("booking_timezone")
+    @classmethod
+    def _timezone(cls, value: str) -> str:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as error:
+            raise ValueError(f"must be an IANA time zone such as Europe/Paris, not {value!r}") from error
+        return value
+
+    @field_validator("booking_working_days", mode="before")
+    @classmethod
+    def _days(cls, value: Any) -> Any:
+        """ISO weekdays (1 = Monday … 7 = Sunday), comma-separated."""
+        if not isinstance(value, str):
+            return value
+        message = f"must list ISO weekdays (1 = Monday … 7 = Sunday), not {value!r}"
+        try:
+            days = tuple(sorted({int(part) for part in value.split(",") if part.strip()}))
+        except ValueError as error:
+            raise ValueError(message) from error
+        if not days or not all(1 <= day <= 7 for day in days):
+            raise ValueError(message)
+        return days
+
+    @field_validator("booking_working_hours", mode="before")
+    @classmethod
+    def _hours(cls, value: Any) -> Any:
+        """Ranges `HH:MM-HH:MM`, comma-separated, as (start, end) minutes after midnight."""
+        if not isinstance(value, str):
+            return value
+        ranges = []
+        try:
+            for part in value.split(","):
+                start, end = (int(h) * 60 + int(m) for h, m in (t.strip().split(":") for t in part.split("-")))
+                ranges.append((start, end))
+        except ValueError as error:
+            raise ValueError(f"must be ranges like 09:00-12:00,14:00-18:00, not {value!r}") from error
+        if any(not 0 <= start < end <= 24 * 60 for start, end in ranges):
+            raise ValueError(f"each range must start before it ends, within one day ({value!r})")
+        return tuple(sorted(ranges))
+
+    # --- derived values ----------------------------------------------------------------
 
     @property
     def is_https(self) -> bool:
@@ -152,121 +297,61 @@ class Settings:
         """The public absolute URL of a site path."""
         return self.site_origin + path
 
+    def replace(self, **changes: Any) -> Settings:
+        """A copy with some fields changed (by field name), checked like the environment."""
+        values = {name: getattr(self, name) for name in type(self).model_fields}
+        return type(self).model_validate({**values, **changes})
 
-def _days(name: str, default: str) -> tuple[int, ...]:
-    """ISO weekdays (1 = Monday … 7 = Sunday), comma-separated."""
-    raw = _env(name, default) or default
+    # --- no secret in print or logs ------------------------------------------------------
+
+    def __repr_args__(self) -> Any:
+        for name, value in super().__repr_args__():
+            masked = name in _URLS_WITH_PASSWORD and isinstance(value, str)
+            yield name, _without_password(value) if masked else value
+
+    @field_serializer(*_URLS_WITH_PASSWORD)
+    def _dump_without_password(self, value: str) -> str:
+        return _without_password(value)
+
+
+def _without_password(url: str) -> str:
+    """The URL with the password of its user part masked (postgresql://u:***@host/db)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+def variable_name(field_name: str) -> str:
+    """The environment variable of a settings field."""
+    alias = Settings.model_fields[field_name].validation_alias
+    return alias if isinstance(alias, str) else field_name.upper()
+
+
+def _report(error: ValidationError) -> SettingsError:
+    lines = []
+    for item in error.errors(include_url=False, include_input=False):
+        field = str(item["loc"][0]) if item["loc"] else ""
+        name = variable_name(field) if field in Settings.model_fields else field.upper()
+        message = str(item["msg"]).removeprefix("Value error, ")
+        lines.append(f"{name}: {message}")
+    return SettingsError("invalid settings:\n  " + "\n  ".join(lines))
+
+
+def load_settings() -> Settings:
+    """Read and check every variable of the environment; all bad ones are reported at once."""
     try:
-        days = tuple(sorted({int(part) for part in raw.split(",") if part.strip()}))
-    except ValueError as error:
-        raise ValueError(f"{name} must list ISO weekdays (1 = Monday … 7 = Sunday), not {raw!r}") from error
-    if not days or not all(1 <= day <= 7 for day in days):
-        raise ValueError(f"{name} must list ISO weekdays (1 = Monday … 7 = Sunday), not {raw!r}")
-    return days
-
-
-def _hours(name: str, default: str) -> tuple[tuple[int, int], ...]:
-    """Ranges `HH:MM-HH:MM`, comma-separated, as (start, end) minutes after midnight."""
-    raw = _env(name, default) or default
-    ranges = []
-    try:
-        for part in raw.split(","):
-            start, end = (int(h) * 60 + int(m) for h, m in (t.strip().split(":") for t in part.split("-")))
-            ranges.append((start, end))
-    except ValueError as error:
-        raise ValueError(f"{name} must be ranges like 09:00-12:00,14:00-18:00, not {raw!r}") from error
-    if any(not 0 <= start < end <= 24 * 60 for start, end in ranges):
-        raise ValueError(f"{name}: each range must start before it ends, within one day ({raw!r})")
-    return tuple(sorted(ranges))
-
-
-def _timezone(name: str, default: str) -> str:
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    value = _env(name, default) or default
-    try:
-        ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError) as error:
-        raise ValueError(f"{name} must be an IANA time zone such as Europe/Paris, not {value!r}") from error
-    return value
-
-
-def _holiday_country(name: str, default: str) -> str:
-    """A country code of the `holidays` library, or empty for no public holidays off."""
-    value = _env(name, default).upper()
-    if value:
-        import holidays
-
-        if value not in holidays.list_supported_countries():
-            raise ValueError(f"{name} must be a country code of the holidays library (e.g. FR) or empty, not {value!r}")
-    return value
+        return Settings()
+    except ValidationError as error:
+        raise _report(error) from None
 
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """Read the environment once per process."""
+    # Into the process environment (not pydantic's env_file): Reflex and Granian read some of the
+    # same variables (REFLEX_REDIS_URL) from os.environ themselves.
     load_dotenv(PROJECT_ROOT / ".env", override=False)
-    port = int(_env("PORT", "8000") or 8000)
-    return Settings(
-        port=port,
-        site_url=_env("SITE_URL") or f"http://127.0.0.1:{port}",
-        blog_url=_env("BLOG_URL", "https://blog.nereo-wealth.fr"),
-        webinar_url=_env("WEBINAR_URL", "https://webinars.nereo-wealth.fr"),
-        booking_url=_env("BOOKING_URL"),
-        contact_email=_env("CONTACT_EMAIL", "contact@nereo-wealth.fr"),
-        database_url=_env("DATABASE_URL") or f"sqlite:///{PROJECT_ROOT / 'var' / 'marketing_site.db'}",
-        pricing_price_set=_choice("PRICING_PRICE_SET", ("default", "alternate")),
-        smtp_host=_env("SMTP_HOST"),
-        smtp_port=_int("SMTP_PORT", 587),
-        smtp_username=_env("SMTP_USERNAME"),
-        smtp_password=_env("SMTP_PASSWORD"),
-        smtp_starttls=_bool("SMTP_STARTTLS", True),
-        smtp_timeout_seconds=_int("SMTP_TIMEOUT_SECONDS", 15),
-        mail_from=_env("MAIL_FROM", "Nereo <noreply@nereo-wealth.fr>"),
-        lead_mail_to=_env("LEAD_MAIL_TO", "leads@nereo-wealth.fr"),
-        mail_sink_dir=_env("MAIL_SINK_DIR") or str(PROJECT_ROOT / "var" / "mail"),
-        # An office behind one address: 100 requests per 10 min lets 30+ colleagues through, yet
-        # a burst is mostly refused. Per email: the five documents, each retried once.
-        rate_limit_per_ip=_int("RATE_LIMIT_PER_IP", 100),
-        rate_limit_per_email=_int("RATE_LIMIT_PER_EMAIL", 10),
-        rate_limit_window_seconds=_int("RATE_LIMIT_WINDOW_SECONDS", 600),
-        trusted_proxies=_networks("TRUSTED_PROXIES"),
-        lead_min_fill_seconds=float(_env("LEAD_MIN_FILL_SECONDS", "2") or 2),
-        outbox_retry_base_seconds=float(_env("OUTBOX_RETRY_BASE_SECONDS", "30") or 30),
-        outbox_max_attempts=_int("OUTBOX_MAX_ATTEMPTS", 12),
-        outbox_poll_seconds=float(_env("OUTBOX_POLL_SECONDS", "5") or 5),
-        consent_script_url=_env("CONSENT_SCRIPT_URL"),
-        analytics_script_url=_env("ANALYTICS_SCRIPT_URL"),
-        oidc_issuer=_env("OIDC_ISSUER"),
-        oidc_client_id=_env("OIDC_CLIENT_ID"),
-        oidc_client_secret=_env("OIDC_CLIENT_SECRET"),
-        oidc_audience=_env("OIDC_AUDIENCE", "https://api.nereo-wealth.fr"),
-        oidc_roles_claim=_env("OIDC_ROLES_CLAIM", "https://nereo-wealth.fr/roles"),
-        oidc_use_refresh_tokens=_bool("OIDC_USE_REFRESH_TOKENS", True),
-        oidc_password_reset_url=_env("OIDC_PASSWORD_RESET_URL"),
-        manager_service_url=_env("MANAGER_SERVICE_URL"),
-        advisor_app_url=_env("ADVISOR_APP_URL"),
-        investor_app_url=_env("INVESTOR_APP_URL"),
-        session_secret=_env("SESSION_SECRET"),
-        console_role=_env("CONSOLE_ROLE", "SITE_ADMIN") or "SITE_ADMIN",
-        dev_services=_bool("DEV_SERVICES", False),
-        redis_url=_env("REFLEX_REDIS_URL"),
-        redis_key_prefix=_env("REDIS_KEY_PREFIX", "nereo:") or "nereo:",
-        hsts_max_age_seconds=_int("HSTS_MAX_AGE_SECONDS", 63072000),
-        csp_report_uri=_env("CSP_REPORT_URI"),
-        log_format=_choice("LOG_FORMAT", ("json", "text")),
-        log_level=_env("LOG_LEVEL", "INFO").upper() or "INFO",
-        lead_retention_months=_int("LEAD_RETENTION_MONTHS", 36),
-        booking_timezone=_timezone("BOOKING_TIMEZONE", "Europe/Paris"),
-        booking_working_days=_days("BOOKING_WORKING_DAYS", "1,2,3,4,5"),
-        booking_working_hours=_hours("BOOKING_WORKING_HOURS", "09:00-12:00,14:00-18:00"),
-        booking_min_notice_minutes=_int("BOOKING_MIN_NOTICE_MINUTES", 240),
-        booking_days_ahead=_int("BOOKING_DAYS_AHEAD", 21),
-        booking_buffer_minutes=_int("BOOKING_BUFFER_MINUTES", 15),
-        booking_holidays=_holiday_country("BOOKING_HOLIDAYS", "FR"),
-        booking_busy_ics_url=_env("BOOKING_BUSY_ICS_URL"),
-        booking_busy_cache_seconds=_int("BOOKING_BUSY_CACHE_SECONDS", 300),
-        booking_video_url=_env("BOOKING_VIDEO_URL", "https://meet.nereo-wealth.fr/demo-30-min"),
-        booking_organizer_email=_env("BOOKING_ORGANIZER_EMAIL", "demo@nereo-wealth.fr"),
-        booking_rate_limit_per_ip=_int("BOOKING_RATE_LIMIT_PER_IP", 10),
-    )
+    return load_settings()

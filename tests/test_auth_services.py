@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import os
 import socket
@@ -88,8 +87,8 @@ def test_same_site_paths_are_kept(value):
 
 
 def _settings(**changes):
-    return dataclasses.replace(
-        get_settings(), advisor_app_url="https://advisor.test", investor_app_url="https://investor.test", **changes
+    return get_settings().replace(
+        advisor_app_url="https://advisor.test", investor_app_url="https://investor.test", **changes
     )
 
 
@@ -216,9 +215,7 @@ class _Dropper:
 
 
 def _party(issuer: str) -> oidc.RelyingParty:
-    return oidc.RelyingParty(
-        dataclasses.replace(get_settings(), oidc_issuer=issuer, oidc_client_id="c", oidc_client_secret="s")
-    )
+    return oidc.RelyingParty(get_settings().replace(oidc_issuer=issuer, oidc_client_id="c", oidc_client_secret="s"))
 
 
 def _expired_session() -> str:
@@ -278,31 +275,22 @@ def test_expired_access_without_refresh_token_needs_the_silent_round_trip(databa
 
 def test_scope_adds_offline_access_only_with_refresh_tokens():
     settings = get_settings()
-    assert oidc.RelyingParty(dataclasses.replace(settings, oidc_use_refresh_tokens=True)).scope == (
+    assert oidc.RelyingParty(settings.replace(oidc_use_refresh_tokens=True)).scope == (
         "openid profile email offline_access"
     )
-    assert (
-        oidc.RelyingParty(dataclasses.replace(settings, oidc_use_refresh_tokens=False)).scope == "openid profile email"
-    )
+    assert oidc.RelyingParty(settings.replace(oidc_use_refresh_tokens=False)).scope == "openid profile email"
 
 
 # ----------------------------------------------------------------------- production refusal
 
 
 def test_production_refuses_the_development_services():
-    production = dataclasses.replace(get_settings(), site_url="https://www.example.test", session_secret="s" * 40)
+    production = get_settings().replace(site_url="https://www.example.test", session_secret="s" * 40)
     assert oidc.configuration_problems(production) == []
-    assert any(
-        "DEV_SERVICES" in p for p in oidc.configuration_problems(dataclasses.replace(production, dev_services=True))
-    )
-    insecure = dataclasses.replace(production, oidc_issuer="http://127.0.0.1:9400")
+    assert any("DEV_SERVICES" in p for p in oidc.configuration_problems(production.replace(dev_services=True)))
+    insecure = production.replace(oidc_issuer="http://127.0.0.1:9400")
     assert any("OIDC_ISSUER" in p for p in oidc.configuration_problems(insecure))
-    assert (
-        oidc.configuration_problems(
-            dataclasses.replace(production, site_url="http://127.0.0.1:8000", dev_services=True)
-        )
-        == []
-    )
+    assert oidc.configuration_problems(production.replace(site_url="http://127.0.0.1:8000", dev_services=True)) == []
 
 
 def test_dev_services_script_refuses_a_production_configuration():

@@ -52,7 +52,7 @@ def test_trusted_proxies_setting_parses_addresses_and_networks_and_refuses_garba
         assert [str(n) for n in get_settings().trusted_proxies] == ["10.0.0.5/32", "10.1.0.0/24", "::1/128"]
         monkeypatch.setenv("TRUSTED_PROXIES", "10.0.0.5, proxy.local")
         get_settings.cache_clear()
-        with pytest.raises(ValueError, match=r"TRUSTED_PROXIES .*'proxy\.local'"):
+        with pytest.raises(ValueError, match=r"TRUSTED_PROXIES: .*'proxy\.local'"):
             get_settings()
     finally:
         get_settings.cache_clear()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from types import SimpleNamespace
 
 import pytest
@@ -17,7 +16,7 @@ words = SimpleNamespace(FR=site_words("fr", "consent"), EN=site_words("en", "con
 @pytest.fixture
 def with_settings(monkeypatch):
     def _apply(**changes):
-        settings = dataclasses.replace(get_settings(), **changes)
+        settings = get_settings().replace(**changes)
         monkeypatch.setattr(consent, "get_settings", lambda: settings)
 
     return _apply

@@ -160,9 +160,7 @@ async def _cookie_app(scope, receive, send):
 
 
 def _settings(**changes):
-    import dataclasses
-
-    return dataclasses.replace(get_settings(), **changes)
+    return get_settings().replace(**changes)
 
 
 def test_https_adds_hsts_secure_cookies_and_upgrades():

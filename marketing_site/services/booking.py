@@ -213,7 +213,7 @@ class _BusyFeed:
 
     def get(self, now: datetime) -> list[tuple[datetime, datetime]]:
         settings = get_settings()
-        url = settings.booking_busy_ics_url
+        url = settings.booking_busy_ics_url.get_secret_value()
         if not url:
             return []
         with self.lock:

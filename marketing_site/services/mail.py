@@ -85,7 +85,7 @@ async def deliver(mail: EmailMessage) -> None:
             hostname=settings.smtp_host,
             port=settings.smtp_port,
             username=settings.smtp_username or None,
-            password=settings.smtp_password or None,
+            password=settings.smtp_password.get_secret_value() or None,
             start_tls=settings.smtp_starttls,
             timeout=settings.smtp_timeout_seconds,
         )

@@ -119,7 +119,7 @@ class RelyingParty:
         return bool(self.issuer and self.client_id)
 
     def _client(self) -> AsyncOAuth2Client:
-        secret = self.settings.oidc_client_secret
+        secret = self.settings.oidc_client_secret.get_secret_value()
         return AsyncOAuth2Client(
             client_id=self.client_id,
             client_secret=secret or None,
@@ -367,7 +367,7 @@ def configuration_problems(settings: Settings) -> list[str]:
         )
     if settings.oidc_issuer and not settings.oidc_issuer.startswith("https://"):
         problems.append(f"OIDC_ISSUER must be https in production, not {settings.oidc_issuer!r}")
-    if not settings.session_secret:
+    if not settings.session_secret.get_secret_value():
         problems.append("SESSION_SECRET is required in production")
     return problems
 

@@ -58,7 +58,7 @@ def _dev_secret(file: Path = DEV_SECRET_FILE) -> str:
 
 
 def session_secret() -> str:
-    return get_settings().session_secret or _dev_secret()
+    return get_settings().session_secret.get_secret_value() or _dev_secret()
 
 
 def _fernet(secret: str) -> Fernet:

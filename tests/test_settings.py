@@ -1,0 +1,139 @@
+"""The settings: every bad variable reported at once by name, and no secret in print or logs."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import pytest
+
+from marketing_site.logs import RedactingFormatter
+from marketing_site.settings import SettingsError, get_settings, load_settings
+
+# Recognisable values for everything secret a deployment sets.
+CANARIES = {
+    "SMTP_PASSWORD": "canary-smtp-9d41",
+    "OIDC_CLIENT_SECRET": "canary-oidc-77ab",
+    "SESSION_SECRET": "canary-session-0c5e",
+    "BOOKING_BUSY_ICS_URL": "https://calendar.example/private-canary-ics-3f10/basic.ics",
+    "DATABASE_URL": "postgresql+psycopg://nereo:canary-db-5b2a@db.internal:5432/nereo",
+    "REFLEX_REDIS_URL": "redis://:canary-redis-e81c@cache.internal:6379/0",
+}
+SECRET_PARTS = [
+    "canary-smtp-9d41",
+    "canary-oidc-77ab",
+    "canary-session-0c5e",
+    "private-canary-ics-3f10",
+    "canary-db-5b2a",
+    "canary-redis-e81c",
+]
+
+
+@pytest.fixture
+def environment(monkeypatch):
+    """A clean slate: the settings are read again from what the test sets."""
+    get_settings.cache_clear()
+    yield monkeypatch
+    get_settings.cache_clear()
+
+
+def _with_canaries(monkeypatch):
+    for name, value in CANARIES.items():
+        monkeypatch.setenv(name, value)
+
+
+def test_secrets_reach_their_callers(environment):
+    _with_canaries(environment)
+    settings = load_settings()
+    assert settings.smtp_password.get_secret_value() == "canary-smtp-9d41"
+    assert settings.oidc_client_secret.get_secret_value() == "canary-oidc-77ab"
+    assert settings.session_secret.get_secret_value() == "canary-session-0c5e"
+    assert settings.booking_busy_ics_url.get_secret_value() == CANARIES["BOOKING_BUSY_ICS_URL"]
+    # The engines get the whole URL, password included.
+    assert settings.database_url == CANARIES["DATABASE_URL"]
+    assert settings.redis_url == CANARIES["REFLEX_REDIS_URL"]
+
+
+def test_printing_dumping_or_logging_the_settings_shows_no_secret(environment):
+    _with_canaries(environment)
+    settings = load_settings()
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(RedactingFormatter(as_json=True))
+    logger = logging.getLogger("test_settings.canaries")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        logger.warning("settings: %s", settings)
+        logger.warning("settings: %r", settings)
+        logger.warning("dump: %s", settings.model_dump())
+    finally:
+        logger.removeHandler(handler)
+    printed = [str(settings), repr(settings), f"{settings}", settings.model_dump_json(), str(settings.model_dump())]
+    shown = "\n".join([*printed, stream.getvalue()])
+    leaked = [part for part in SECRET_PARTS if part in shown]
+    assert leaked == []
+    # What is shown still tells an operator where things point.
+    assert "db.internal:5432/nereo" in shown
+    assert "cache.internal:6379" in shown
+
+
+def test_every_bad_variable_is_reported_at_once_by_name(environment):
+    _with_canaries(environment)
+    bad = {
+        "SMTP_PORT": "five-eight-seven",
+        "RATE_LIMIT_PER_IP": "-3",
+        "LEAD_MIN_FILL_SECONDS": "nan",
+        "OUTBOX_RETRY_BASE_SECONDS": "inf",
+        "OUTBOX_POLL_SECONDS": "0",
+        "LOG_LEVEL": "verbose",
+        "LOG_FORMAT": "xml",
+        "SMTP_STARTTLS": "maybe",
+        "TRUSTED_PROXIES": "10.0.0.5, proxy.local",
+        "BOOKING_WORKING_DAYS": "0,8",
+        "PRICING_PRICE_SET": "cheap",
+    }
+    for name, value in bad.items():
+        environment.setenv(name, value)
+    with pytest.raises(SettingsError) as raised:
+        load_settings()
+    message = str(raised.value)
+    reported = {line.strip().split(":", 1)[0] for line in message.splitlines()[1:]}
+    assert reported == set(bad)
+    assert "'proxy.local'" in message
+    # A report about other variables does not echo the secrets around them.
+    assert [part for part in SECRET_PARTS if part in message] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "attribute", "expected"),
+    [
+        ("LOG_LEVEL", "warning", "log_level", "WARNING"),
+        ("LOG_LEVEL", "", "log_level", "INFO"),
+        ("SMTP_PORT", " 2525 ", "smtp_port", 2525),
+        ("SMTP_PORT", "", "smtp_port", 587),
+        ("LEAD_MIN_FILL_SECONDS", "0", "lead_min_fill_seconds", 0.0),
+        ("OUTBOX_POLL_SECONDS", "0.5", "outbox_poll_seconds", 0.5),
+        ("SMTP_STARTTLS", "off", "smtp_starttls", False),
+        ("BOOKING_HOLIDAYS", "", "booking_holidays", ""),  # empty: no public holidays off
+        ("BOOKING_HOLIDAYS", "de", "booking_holidays", "DE"),
+        ("CONSOLE_ROLE", "", "console_role", "SITE_ADMIN"),
+    ],
+)
+def test_values_are_read_as_documented(environment, name, value, attribute, expected):
+    environment.setenv(name, value)
+    assert getattr(load_settings(), attribute) == expected
+
+
+def test_site_url_defaults_to_the_port(environment):
+    environment.setenv("PORT", "9123")
+    environment.setenv("SITE_URL", "")
+    assert load_settings().site_url == "http://127.0.0.1:9123"
+
+
+def test_replace_checks_like_the_environment(environment):
+    settings = load_settings()
+    assert settings.replace(smtp_port="2525").smtp_port == 2525
+    assert settings.replace(session_secret="x" * 40).session_secret.get_secret_value() == "x" * 40
+    with pytest.raises(ValueError, match="log_level"):
+        settings.replace(log_level="LOUD")
