@@ -6,6 +6,7 @@
     python -m marketing_site.ops retry (--id N ... | --failed)
     python -m marketing_site.ops purge [--months N] [--dry-run]
     python -m marketing_site.ops bookings
+    python -m marketing_site.ops health
 
 They use the database of DATABASE_URL, like the site.
 """
@@ -76,6 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     purge.add_argument("--months", type=int, help="retention period (default: LEAD_RETENTION_MONTHS, 36)")
     purge.add_argument("--dry-run", action="store_true", help="count only, delete nothing")
     commands.add_parser("bookings", help="list the upcoming demo bookings (built-in scheduler)")
+    commands.add_parser(
+        "health", help="the health report with its mail figures (the public check shows the status only)"
+    )
     args = parser.parse_args(argv)
 
     if args.command == "leads":
@@ -105,6 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{booking.id:>6}  {booking.starts_at:%Y-%m-%d %H:%M} UTC  {booking.lang}  {booking.visitor_timezone:<22}"
                 f" {lead.firstname} {lead.name} <{lead.email}>  {lead.company}  {lead.phone}"
             )
+    elif args.command == "health":
+        import json
+
+        from marketing_site.services.health import health_report
+
+        report = health_report()
+        print(json.dumps(report, indent=2))
+        return 0 if report["status"] != "down" else 1
     elif args.command == "purge":
         from marketing_site.services.retention import purge_leads
         from marketing_site.settings import get_settings

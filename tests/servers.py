@@ -210,7 +210,7 @@ class SiteServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the site exited with {self.proc.returncode}; see {log.name}")
             try:
-                if httpx.get(self.url + "/ping", timeout=2).status_code == 200:
+                if httpx.get(self.url + "/api/v1/health/live", timeout=2).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass

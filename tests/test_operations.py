@@ -82,7 +82,7 @@ def test_log_lines_are_json_and_carry_no_contact_details():
 
 
 def test_health_reports_database_and_outbox(service):
-    from marketing_site.api.health import check_database
+    from marketing_site.services.health import check_database
 
     assert service.submit_lead(lead_payload(email="health@example.com"), "10.0.0.3").status == "accepted"
     database, outbox = check_database()

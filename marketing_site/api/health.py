@@ -1,87 +1,37 @@
-"""GET /api/v1/health: can this worker serve? Database, Redis (when configured) and outbox.
+"""Health for load balancers and orchestrators; the figures are for operators only.
 
-200 with `"status": "ok"` (or `"degraded"` when mail is failing or late: the site still takes
-leads, an operator should look); 503 when the database (or the configured Redis) is down,
-so a load balancer takes the machine out. No personal data: counts and ages only.
+    GET /api/v1/health       {"status": "ok" | "degraded" | "down"}: 200, or 503 when down (the
+                             database or the configured Redis is unreachable), so a load balancer
+                             takes the machine out (services.health decides)
+    GET /api/v1/health/live  {"status": "alive"}: the worker answers; touches no database or
+                             Redis, so an orchestrator restarts a stuck process, not one whose
+                             database is down
+
+Nothing more is public: the mail counts are in the console and `python -m marketing_site.ops
+health`. Reflex's own `/ping` and `/_health` are not served (exact_paths answers them 404).
 """
 
 from __future__ import annotations
 
-import logging
-from datetime import UTC, datetime
-
 from anyio import to_thread
-from sqlalchemy import func, text
-from sqlmodel import select
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from marketing_site.db import new_session
-from marketing_site.db.leads import OutboxMessage, utcnow
-from marketing_site.settings import get_settings
+from marketing_site.services import health
 
 PATH = "/api/v1/health"
-# Mail waiting longer than this (pending or being sent) makes the outbox "late".
-LATE_SECONDS = 15 * 60
-log = logging.getLogger("marketing_site.health")
+LIVE_PATH = "/api/v1/health/live"
+NO_STORE = {"Cache-Control": "no-store"}
 
 
-def _aware(moment: datetime | None) -> datetime | None:
-    return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
+async def readiness(_: Request) -> JSONResponse:
+    status = await to_thread.run_sync(health.public_status)
+    return JSONResponse({"status": status}, 503 if status == "down" else 200, headers=NO_STORE)
 
 
-def check_database() -> tuple[str, dict]:
-    try:
-        with new_session() as session:
-            session.exec(select(text("1"))).one()
-            counts = dict(session.exec(select(OutboxMessage.status, func.count()).group_by(OutboxMessage.status)).all())
-            oldest = session.exec(
-                select(func.min(OutboxMessage.created_at)).where(
-                    OutboxMessage.status.in_(("pending", "sending"))  # type: ignore[attr-defined]
-                )
-            ).one()
-    except Exception as error:  # noqa: BLE001 (any failure means "down")
-        log.error("health: database check failed: %s", type(error).__name__)
-        return "error", {}
-    oldest = _aware(oldest)
-    waiting = int((utcnow() - oldest).total_seconds()) if oldest else 0
-    outbox = {
-        "pending": counts.get("pending", 0) + counts.get("sending", 0),
-        "failed": counts.get("failed", 0),
-        "sent": counts.get("sent", 0),
-        "oldest_pending_seconds": waiting,
-        "status": "failing" if counts.get("failed", 0) else "late" if waiting > LATE_SECONDS else "ok",
-    }
-    return "ok", outbox
+async def liveness(_: Request) -> JSONResponse:
+    return JSONResponse({"status": "alive"}, headers=NO_STORE)
 
 
-def check_redis() -> str:
-    url = get_settings().redis_url
-    if not url:
-        return "off"
-    import redis
-
-    try:
-        redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1).ping()
-    except (redis.RedisError, OSError) as error:
-        log.error("health: Redis check failed: %s", type(error).__name__)
-        return "error"
-    return "ok"
-
-
-def health_report() -> dict:
-    """The health body (blocking: run it in a thread); also shown by the operators' console."""
-    database, outbox = check_database()
-    redis_status = check_redis()
-    down = database == "error" or redis_status == "error"
-    status = "down" if down else "degraded" if outbox.get("status") != "ok" else "ok"
-    return {"status": status, "database": database, "redis": redis_status, "outbox": outbox}
-
-
-async def health(_: Request) -> JSONResponse:
-    body = await to_thread.run_sync(health_report)
-    return JSONResponse(body, 503 if body["status"] == "down" else 200, headers={"Cache-Control": "no-store"})
-
-
-ROUTES = [Route(PATH, health, methods=["GET", "HEAD"])]
+ROUTES = [Route(PATH, readiness, methods=["GET", "HEAD"]), Route(LIVE_PATH, liveness, methods=["GET", "HEAD"])]

@@ -351,8 +351,8 @@ def bookings_since(since: datetime) -> int | None:
 
 
 def mail_overview(limit: int = 50) -> tuple[dict[str, Any], list[dict[str, str]]]:
-    """The health report (same function as GET /api/v1/health) and the latest failed mail."""
-    from marketing_site.api.health import health_report
+    """The full health report (GET /api/v1/health shows its status only) and the latest failed mail."""
+    from marketing_site.services.health import health_report
 
     with new_session() as session:
         failed = session.scalars(

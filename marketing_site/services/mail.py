@@ -158,7 +158,9 @@ async def send_one(message: OutboxMessage) -> str:
         await deliver(compose(message))
     except PermanentFailure as error:
         log.error("outbox message %s refused permanently: %s", message.id, error)
-        await asyncio.to_thread(_record, message.id, status="failed", locked_until=None, last_error=str(error)[:500])
+        await asyncio.to_thread(
+            _record, message.id, status="failed", locked_until=None, failed_at=utcnow(), last_error=str(error)[:500]
+        )
         return "failed"
     except TemporaryFailure as error:
         if message.attempts >= settings.outbox_max_attempts:
@@ -169,8 +171,15 @@ async def send_one(message: OutboxMessage) -> str:
                 seconds=backoff_seconds(message.attempts, settings.outbox_retry_base_seconds)
             )
         log.warning("outbox message %s attempt %s failed: %s", message.id, message.attempts, error)
+        failed_at = {"failed_at": next_at} if status == "failed" else {}
         await asyncio.to_thread(
-            _record, message.id, status=status, locked_until=None, next_attempt_at=next_at, last_error=str(error)[:500]
+            _record,
+            message.id,
+            status=status,
+            locked_until=None,
+            next_attempt_at=next_at,
+            last_error=str(error)[:500],
+            **failed_at,
         )
         return status
     await asyncio.to_thread(_record, message.id, status="sent", locked_until=None, sent_at=utcnow(), last_error=None)

@@ -1,0 +1,96 @@
+"""Can this worker serve? The one health check behind GET /api/v1/health, the console and `ops health`.
+
+The public answer (`api.health`) is the status alone: `ok`, `degraded` (mail is failing or late:
+the site still takes leads, an operator should look) or `down` (the database, or the configured
+Redis, cannot be reached: a load balancer takes the machine out). The figures behind it (mail
+sent, pending, failed) are business data: they are shown to operators only, in the console and
+by `python -m marketing_site.ops health`.
+
+"Failing" means a message failed for good in the last RECENT_FAILURE_HOURS hours: an old failure,
+already seen (and retried or not) by an operator, does not keep the site degraded forever.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import func, text
+from sqlmodel import select
+
+from marketing_site.db import new_session
+from marketing_site.db.leads import OutboxMessage, utcnow
+from marketing_site.settings import get_settings
+
+# Mail waiting longer than this (pending or being sent) makes the outbox "late".
+LATE_SECONDS = 15 * 60
+# A message failed for good within this many hours makes the outbox "failing".
+RECENT_FAILURE_HOURS = 6
+STATUSES = ("ok", "degraded", "down")
+log = logging.getLogger("marketing_site.health")
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
+
+
+def check_database(now: datetime | None = None) -> tuple[str, dict]:
+    """("ok", the outbox figures) or ("error", {}) when the database cannot be read."""
+    now = now or utcnow()
+    try:
+        with new_session() as session:
+            session.exec(select(text("1"))).one()
+            counts = dict(session.exec(select(OutboxMessage.status, func.count()).group_by(OutboxMessage.status)).all())
+            oldest = session.exec(
+                select(func.min(OutboxMessage.created_at)).where(
+                    OutboxMessage.status.in_(("pending", "sending"))  # type: ignore[attr-defined]
+                )
+            ).one()
+            recent_failures = session.exec(
+                select(func.count())
+                .select_from(OutboxMessage)
+                .where(OutboxMessage.status == "failed")
+                .where(OutboxMessage.failed_at >= now - timedelta(hours=RECENT_FAILURE_HOURS))  # type: ignore[operator]
+            ).one()
+    except Exception as error:  # noqa: BLE001 (any failure means "down")
+        log.error("health: database check failed: %s", type(error).__name__)
+        return "error", {}
+    oldest = _aware(oldest)
+    waiting = int((now - oldest).total_seconds()) if oldest else 0
+    outbox = {
+        "pending": counts.get("pending", 0) + counts.get("sending", 0),
+        "failed": counts.get("failed", 0),
+        "failed_recently": recent_failures,
+        "sent": counts.get("sent", 0),
+        "oldest_pending_seconds": waiting,
+        "status": "failing" if recent_failures else "late" if waiting > LATE_SECONDS else "ok",
+    }
+    return "ok", outbox
+
+
+def check_redis() -> str:
+    url = get_settings().redis_url
+    if not url:
+        return "off"
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1).ping()
+    except (redis.RedisError, OSError) as error:
+        log.error("health: Redis check failed: %s", type(error).__name__)
+        return "error"
+    return "ok"
+
+
+def health_report(now: datetime | None = None) -> dict:
+    """The full report, for operators (blocking: run it in a thread from async code)."""
+    database, outbox = check_database(now)
+    redis_status = check_redis()
+    down = database == "error" or redis_status == "error"
+    status = "down" if down else "degraded" if outbox.get("status") != "ok" else "ok"
+    return {"status": status, "database": database, "redis": redis_status, "outbox": outbox}
+
+
+def public_status() -> str:
+    """What anyone may know: ok, degraded or down, and nothing else."""
+    return health_report()["status"]
