@@ -57,6 +57,8 @@ def _lead(
                     body="…",
                     status=mail,
                     last_error="550 refused" if mail == "failed" else None,
+                    # Failed just now: a recent failure (the health check's "degraded").
+                    failed_at=datetime.now(UTC) if mail == "failed" else None,
                 )
             )
         return lead.id
