@@ -60,17 +60,20 @@ def not_found_route(lang: str) -> str:
     return f"{prefix}/[[...splat]]" if prefix else "404"
 
 
-# Paths the Python backend answers (websocket, health, API); never treated as pages.
+# Paths the Python backend answers (websocket, API); never treated as pages. Reflex's own
+# `/ping` and `/_health` are left out on purpose: they are answered 404 here (api.health has
+# the site's health check and liveness path).
 BACKEND_PREFIXES = (
     "/_event",
     "/_upload",
-    "/_health",
-    "/ping",
     "/api/",
     "/auth/",
     "/files/",
     "/_all_routes",
 )
+# Files of the build that no page needs, never served: the widgets' JSX sources (compiled into
+# /assets/), this manifest, their compressed copies, and hidden files (deploy/nginx does the same).
+NOT_PUBLIC = re.compile(r"(\.jsx|/exact-paths\.json)(\.gz|\.br)?$|/\.")
 # Precompressed sidecars, in order of preference (the build writes both).
 COMPRESSION = ("brotli", "gzip")
 # Hashed build assets never change under the same name.
@@ -310,7 +313,7 @@ class ExactPathSite:
 
     def _is_static_file(self, path: str) -> bool:
         relative = path.lstrip("/")
-        if not relative or relative.endswith(".html") or "\x00" in relative:
+        if not relative or relative.endswith(".html") or "\x00" in relative or NOT_PUBLIC.search("/" + relative):
             return False
         static_dir = self._static_dir
         assert static_dir is not None  # set by _load, before any file is served

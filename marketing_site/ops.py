@@ -9,6 +9,7 @@
     python -m marketing_site.ops subject EMAIL
     python -m marketing_site.ops erase EMAIL --yes
     python -m marketing_site.ops traffic [--by page|campaign|source|language] [--days N]
+    python -m marketing_site.ops health
 
 They use the database of DATABASE_URL, like the site.
 """
@@ -20,31 +21,15 @@ import csv
 import getpass
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import date, timedelta
 
-from sqlalchemy import update
 from sqlmodel import col, select
 
-from marketing_site.db import new_session, rows_changed
+from marketing_site.db import new_session
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
-from marketing_site.services.leads import FIELDS
-
-# The export's columns: the lead form's contact fields (services.leads.ContactFields) in its order,
-# then where the visit came from (the content and term tags stay in the console and the mail).
-LEAD_COLUMNS = (
-    "id",
-    "created_at",
-    "form",
-    "lang",
-    *FIELDS,
-    "flags",
-    "landing_page",
-    "referrer",
-    "utm_source",
-    "utm_medium",
-    "utm_campaign",
-)
+from marketing_site.services import mail
+from marketing_site.services.lead_export import csv_cell, write_leads_csv
 
 
 def list_leads(form: str | None, limit: int) -> list[Lead]:
@@ -60,23 +45,6 @@ def export_leads(out) -> int:
         return write_leads_csv(out, session.exec(select(Lead).order_by(Lead.id)))
 
 
-def write_leads_csv(out, leads: Iterable[Lead]) -> int:
-    """Leads as CSV (header first), formulas neutralised; also the console's export."""
-    writer = csv.writer(out)
-    writer.writerow(LEAD_COLUMNS)
-    count = 0
-    for lead in leads:
-        writer.writerow([_csv_safe(getattr(lead, column)) for column in LEAD_COLUMNS])
-        count += 1
-    return count
-
-
-def _csv_safe(value) -> str:
-    """Neutralise spreadsheet formulas a visitor could have typed into a field."""
-    text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") and not text[1:2].isdigit() else text
-
-
 def write_traffic_csv(out, by: str, days: int, today: date | None = None) -> int:
     """Views and leads of the last `days` days (today included) per page, campaign, source or
     language, as CSV: the grouping column, `views`, `leads`."""
@@ -87,7 +55,7 @@ def write_traffic_csv(out, by: str, days: int, today: date | None = None) -> int
     writer = csv.writer(out)
     writer.writerow((by, "views", "leads"))
     for row in rows:
-        writer.writerow((_csv_safe(row.key), row.views, row.leads))
+        writer.writerow((csv_cell(row.key), row.views, row.leads))
     return len(rows)
 
 
@@ -97,17 +65,6 @@ def list_outbox(status: str | None) -> list[OutboxMessage]:
         if status:
             query = query.where(OutboxMessage.status == status)
         return list(session.exec(query).all())
-
-
-def retry(ids: Sequence[int], all_failed: bool) -> int:
-    """Put failed (or chosen) messages back in the queue, due now."""
-    with new_session() as session, session.begin():
-        statement = update(OutboxMessage).values(status="pending", next_attempt_at=utcnow(), locked_until=None)
-        if all_failed:
-            statement = statement.where(OutboxMessage.status == "failed")
-        else:
-            statement = statement.where(col(OutboxMessage.id).in_(ids)).where(OutboxMessage.status != "sent")
-        return rows_changed(session.execute(statement))
 
 
 def data_subject(command: str, email: str, confirmed: bool) -> int:
@@ -164,6 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     traffic = commands.add_parser("traffic", help="page views and leads of the last N days as CSV")
     traffic.add_argument("--by", choices=("page", "campaign", "source", "language"), default="page")
     traffic.add_argument("--days", type=int, default=30, help="the last N days, today included (default 30)")
+    commands.add_parser(
+        "health", help="the health report with its mail figures (the public check shows the status only)"
+    )
     args = parser.parse_args(argv)
 
     if args.command == "leads":
@@ -199,6 +159,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.days < 1:
             parser.error("--days must be at least 1")
         write_traffic_csv(sys.stdout, args.by, args.days)
+    elif args.command == "health":
+        from marketing_site.services.health import health_report
+
+        report = health_report()
+        print(json.dumps(report, indent=2))
+        return 0 if report["status"] != "down" else 1
     elif args.command == "purge":
         from marketing_site.services.retention import purge_leads
         from marketing_site.settings import get_settings
@@ -213,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f" {verb} {result.view_days} daily audience total(s) before {result.views_cutoff:%Y-%m-%d}"
         )
     else:
-        print(f"{retry(args.id, args.failed)} message(s) queued again")
+        print(f"{mail.retry(args.id, args.failed)} message(s) queued again")
     return 0
 
 

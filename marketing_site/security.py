@@ -13,12 +13,20 @@ Reflex's own routes and the websocket handshake:
   own pages need none beyond their theme `<style>` since they ship no runtime CSS
   (`frontend_build`), but a configured consent service or analytics script inserts styles.
 - Strict-Transport-Security when the site is served over https (SITE_URL or the request).
+- `Server: nereo`: Granian adds `Server: granian` to any response that has none, which tells
+  a visitor the software (and so its known weaknesses) for nothing.
 - X-Content-Type-Options, Referrer-Policy, X-Frame-Options, a restrictive Permissions-Policy.
   Scripts and stylesheets go without the three headers that only documents act on (CSP,
   X-Frame-Options, Permissions-Policy): ~1 KB less on each of the ~10 scripts of a page.
 - Set-Cookie from the server gets SameSite=Lax and (over https) Secure when missing, and
   HttpOnly unless it is one the page must read (the login marker and error cookies).
 - A websocket handshake or an `/_event` request whose Origin is not the site's is refused (403).
+- A cross-site request that could change something is refused (403) before it reaches the app:
+  every POST, PUT, PATCH or DELETE (the logout, the booking cancel form, the console's
+  downloads, the JSON APIs) and every request to the console API. The browser says where a
+  request comes from in `Sec-Fetch-Site` (which a page cannot forge); without it (older
+  browsers) the `Origin` must be the site's. A request with neither is not a browser's, so
+  no visitor's cookie can be abused by it, and it goes through (curl, server-to-server).
 """
 
 from __future__ import annotations
@@ -45,6 +53,20 @@ PERMISSIONS_POLICY = (
 # X-Frame-Options and Permissions-Policy on them, so they are not sent (deploy/nginx does the same).
 SUBRESOURCE_CONTENT_TYPES = ("text/javascript", "application/javascript", "text/css")
 DOCUMENT_ONLY_HEADERS = (b"content-security-policy", b"x-frame-options", b"permissions-policy")
+
+
+# The site-wide referrer policy; a response that sets its own keeps it (the login callback and
+# the booking cancel page send `no-referrer`: their URLs carry a code or a token).
+REFERRER_POLICY = "strict-origin-when-cross-origin"
+# Sent instead of the application server's name (Granian's default header).
+SERVER_HEADER = b"nereo"
+# Requests that change something; a cross-site one is refused whatever the path.
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Paths whose every request acts with the operator's cookie (downloads are written to the audit log).
+COOKIE_ACTION_PREFIXES = ("/api/console/",)
+# Sec-Fetch-Site values allowed: our own pages, and (for a GET) an address typed or bookmarked.
+SAME_ORIGIN_FOR_UNSAFE = frozenset({b"same-origin"})
+SAME_ORIGIN_FOR_SAFE = frozenset({b"same-origin", b"none"})
 
 
 def is_subresource(content_type: str) -> bool:
@@ -154,12 +176,25 @@ class SecurityHeaders:
     def _https(self, scope) -> bool:
         return self.settings.is_https or scope.get("scheme") in ("https", "wss")
 
-    def _origin_refused(self, scope) -> bool:
-        if scope["type"] != "websocket" and not scope.get("path", "").startswith("/_event"):
-            return False
-        origin = dict(scope.get("headers") or []).get(b"origin")
-        # Browsers always send Origin on a websocket handshake; other clients may omit it.
+    def _foreign_origin(self, origin: bytes | None) -> bool:
         return origin is not None and origin.decode("latin-1").rstrip("/") not in self.allowed_origins
+
+    def _origin_refused(self, scope) -> bool:
+        headers = dict(scope.get("headers") or [])
+        path = scope.get("path", "")
+        if scope["type"] == "websocket" or path.startswith("/_event"):
+            # Browsers always send Origin on a websocket handshake; other clients may omit it.
+            return self._foreign_origin(headers.get(b"origin"))
+        unsafe = scope.get("method", "GET") in UNSAFE_METHODS
+        if not unsafe and not path.startswith(COOKIE_ACTION_PREFIXES):
+            return False
+        fetch_site = headers.get(b"sec-fetch-site")
+        if fetch_site is not None:
+            # Trusted over Origin: a same-origin form on a page with `Referrer-Policy:
+            # no-referrer` (the booking cancel page) is sent with `Origin: null`.
+            allowed = SAME_ORIGIN_FOR_UNSAFE if unsafe else SAME_ORIGIN_FOR_SAFE
+            return fetch_site.lower() not in allowed
+        return self._foreign_origin(headers.get(b"origin"))
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -173,7 +208,11 @@ class SecurityHeaders:
                     {
                         "type": "http.response.start",
                         "status": 403,
-                        "headers": [(b"content-type", b"text/plain"), (b"content-length", b"9")],
+                        "headers": [
+                            (b"content-type", b"text/plain"),
+                            (b"content-length", b"9"),
+                            (b"server", SERVER_HEADER),
+                        ],
                     }
                 )
                 await send({"type": "http.response.body", "body": b"Forbidden"})
@@ -197,9 +236,10 @@ class SecurityHeaders:
                 extra = [
                     (b"content-security-policy", self.default_policy),
                     (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"strict-origin-when-cross-origin"),
+                    (b"referrer-policy", REFERRER_POLICY.encode()),
                     (b"x-frame-options", b"DENY"),
                     (b"permissions-policy", PERMISSIONS_POLICY.encode()),
+                    (b"server", SERVER_HEADER),
                 ]
                 if https:
                     extra.append(

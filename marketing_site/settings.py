@@ -68,6 +68,8 @@ _EMPTY_MEANS_DEFAULT = frozenset(
         "audience_rate_limit_per_minute",
         "audience_flush_seconds",
         "audience_retention_months",
+        "password_reset_rate_limit_per_ip",
+        "password_reset_rate_limit_per_email",
     }
 )
 
@@ -147,6 +149,10 @@ class Settings(BaseSettings):
     oidc_compat: Literal["standard", "auth0"] = "standard"
     oidc_use_refresh_tokens: bool = True
     oidc_password_reset_url: str = ""
+    # The reset relay makes the provider mail whoever is named: requests per client IP and per
+    # email per RATE_LIMIT_WINDOW_SECONDS.
+    password_reset_rate_limit_per_ip: Count = 5
+    password_reset_rate_limit_per_email: Count = 3
     manager_service_url: str = ""
     advisor_app_url: str = ""
     investor_app_url: str = ""

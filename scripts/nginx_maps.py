@@ -13,7 +13,8 @@ From `exact-paths.json` (written by the build) it writes, for `deploy/nginx/nere
                    inline-script hashes, the same policy the app sends);
 - `headers.conf`   the other security headers and the default policy, as the app sends them;
 - `document-headers.conf` (http level) leaves the headers only documents act on (policy,
-                   X-Frame-Options, Permissions-Policy) off scripts and stylesheets, as the app does.
+                   X-Frame-Options, Permissions-Policy) off scripts and stylesheets, as the app does,
+                   and keeps the app's own Referrer-Policy where it sends one.
 
 Run it with the production settings in the environment (SITE_URL, BOOKING_URL,
 CONSENT_SCRIPT_URL, ANALYTICS_SCRIPT_URL), after `make build`, and copy the build and the
@@ -35,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 from marketing_site import routes
 from marketing_site.security import (
     PERMISSIONS_POLICY,
+    REFERRER_POLICY,
     SUBRESOURCE_CONTENT_TYPES,
     content_security_policy,
 )
@@ -86,16 +88,25 @@ def write_maps(build: Path, out: Path) -> None:
         "$nereo_frame_options": _quoted("DENY"),
         "$nereo_permissions_policy": _quoted(PERMISSIONS_POLICY),
     }
+    # The app's own Referrer-Policy when it sends one (hidden from the proxied response, so that
+    # each header is sent once), else the site-wide one: the login callback and the booking
+    # cancel page keep `no-referrer`.
+    referrer = (
+        "map $upstream_http_referrer_policy $nereo_referrer_policy {\n"
+        f'    "" {_quoted(REFERRER_POLICY)};\n'
+        "    default $upstream_http_referrer_policy;\n}\n"
+    )
     (out / "document-headers.conf").write_text(
         "".join(
             f'map $sent_http_content_type {variable} {{\n    {subresource} "";\n    default {value};\n}}\n'
             for variable, value in document_only.items()
         )
+        + referrer
     )
     headers = [
         "add_header Content-Security-Policy $nereo_document_csp always;",
         'add_header X-Content-Type-Options "nosniff" always;',
-        'add_header Referrer-Policy "strict-origin-when-cross-origin" always;',
+        "add_header Referrer-Policy $nereo_referrer_policy always;",
         "add_header X-Frame-Options $nereo_frame_options always;",
         "add_header Permissions-Policy $nereo_permissions_policy always;",
         f'add_header Strict-Transport-Security "max-age={settings.hsts_max_age_seconds}; includeSubDomains" always;',

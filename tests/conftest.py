@@ -118,7 +118,7 @@ def site_server(workdir, smtp, auth_services) -> Iterator[SiteServer]:
             check=True,
         )
     try:
-        httpx2.get(f"http://127.0.0.1:{port}/ping", timeout=1)
+        httpx2.get(f"http://127.0.0.1:{port}/api/v1/health/live", timeout=1)
     except httpx2.HTTPError:
         pass
     else:

@@ -142,9 +142,13 @@ ACCEPTED: dict[str, list[str]] = {
     ],
 }
 
+# The bidirectional controls (embeddings, overrides, isolates) that reorder what follows.
+BIDI_CONTROLS = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))]
+
 REFUSED: dict[str, list[str]] = {
-    "name": ["   "],
-    "company": ["\u3000"],
+    "name": ["   ", "Martin\u202egnaW", "\u2067Martin"],
+    "firstname": ["Camille\u202a", "Ca\u2069mille"],
+    "company": ["\u3000", "Evil\u202e moc.elpmaxe", "Banque \u2066Alpha\u2069"],
     "phone": ["12", "call me", "06 12", "n/a", "+33 6 12 34 56 78 90 12 34 56 78 90 12", "+33 6 12 34 56 78 +1"],
     "email": [
         "ada@intranet",

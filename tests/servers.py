@@ -24,6 +24,7 @@ import threading
 import time
 from email.message import Message
 from pathlib import Path
+from typing import Self
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
@@ -277,7 +278,7 @@ class SiteServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the site exited with {self.proc.returncode}; see {log.name}")
             try:
-                if httpx2.get(self.url + "/ping", timeout=2).status_code == 200:
+                if httpx2.get(self.url + "/api/v1/health/live", timeout=2).status_code == 200:
                     return self
             except httpx2.HTTPError:
                 pass
@@ -549,3 +550,48 @@ class CertifiedProvider:
             self.proc.kill()
             self.proc.wait()
         self.proc = None
+
+
+class ForeignSite:
+    """Another site, for cross-site requests in a real browser: serves `html` at every path on
+    `http://localhost:<port>`, which Chromium counts as a different site from 127.0.0.1."""
+
+    def __init__(self, html: str):
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        body = html.encode()
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.url = f"http://localhost:{self.server.server_address[1]}/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def auto_post_form(action: str, fields: dict[str, str]) -> str:
+    """An attacker's page: a form that posts itself to `action` as soon as it loads."""
+    import html
+
+    inputs = "".join(
+        f'<input type="hidden" name="{html.escape(k)}" value="{html.escape(v)}">' for k, v in fields.items()
+    )
+    return (
+        f'<!doctype html><html><body><form id="f" method="post" action="{html.escape(action)}">{inputs}</form>'
+        "<script>document.getElementById('f').submit()</script></body></html>"
+    )

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from browser_checks import AUTHORIZE, ROUTE_WIDTHS, SWEEP_WIDTHS, layout_faults, provider_login
 from conftest import INVESTOR_USER, TRIAL_USER
+from servers import ForeignSite, auto_post_form
 
 pytestmark = pytest.mark.browser
 
@@ -224,3 +225,29 @@ def test_logged_in_navbar_fits_every_width(new_page, site):
     page.goto(site + "/start-free-trial")
     page.locator("#trial-lastName").wait_for()
     assert layout_faults(page, ROUTE_WIDTHS) == []
+
+
+def test_a_form_on_another_site_cannot_log_the_visitor_out(new_page, site):
+    """Forced logout: another site's page posting to /auth/logout (with federated=1, which would
+    also end the provider's session) gets a 403 and changes nothing."""
+    page = new_page()
+    page.goto(site + "/compare")
+    page.get_by_test_id("nav-login").click()
+    provider_login(page, TRIAL_USER)
+    page.wait_for_url(site + "/compare")
+    page.get_by_test_id("logout").wait_for()
+    before = {c["name"]: c["value"] for c in page.context.cookies()}
+    with ForeignSite(auto_post_form(site + "/auth/logout", {"federated": "1"})) as attacker:
+        with page.expect_response(site + "/auth/logout") as answer:
+            page.goto(attacker.url)
+        assert answer.value.status == 403
+        assert answer.value.request.headers["origin"] == attacker.url.rstrip("/")  # sent from the other site
+    after = {c["name"]: c["value"] for c in page.context.cookies()}
+    assert after["nereo_session"] == before["nereo_session"]
+    assert after["nereo.is.authenticated"] == before["nereo.is.authenticated"]
+    assert page.request.get(site + "/auth/session").json()["isAuthenticated"] is True
+    # The site's own logout button still works.
+    page.goto(site + "/compare")
+    page.get_by_test_id("logout").click()
+    page.wait_for_url(re.compile(r".*/oauth2/end_session.*"))
+    assert "nereo_session" not in {c["name"] for c in page.context.cookies()}

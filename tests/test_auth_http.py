@@ -153,3 +153,32 @@ def test_logout_is_not_a_get(site):
     client, _, _ = _login(site)
     assert client.get("/auth/logout").status_code in (404, 405)
     assert client.get("/auth/session").json()["isAuthenticated"] is True
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://evil.example"},
+        {"Origin": "null"},
+        {"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"},
+        {"Sec-Fetch-Site": "same-site", "Origin": "https://sub.nereo-wealth.fr"},
+        # The browser's word comes first: a matching Origin does not make a cross-site request ours.
+        {"Sec-Fetch-Site": "cross-site"},
+    ],
+)
+def test_a_cross_site_logout_is_refused_and_keeps_the_session(site, headers):
+    """A form on another site cannot end the visitor's session (nor, with federated=1, the provider's)."""
+    client, _, _ = _login(site)
+    response = client.post("/auth/logout", data={"federated": "1"}, headers=headers)
+    assert response.status_code == 403
+    assert "set-cookie" not in response.headers and "location" not in response.headers
+    assert client.get("/auth/session").json()["isAuthenticated"] is True
+
+
+@pytest.mark.parametrize("headers", [{"Sec-Fetch-Site": "same-origin", "Origin": "null"}, {}, {"Origin": "<site>"}])
+def test_a_logout_from_the_site_itself_or_a_non_browser_client_goes_through(site, headers):
+    client, _, _ = _login(site)
+    headers = {name: value.replace("<site>", site) for name, value in headers.items()}
+    response = client.post("/auth/logout", data={"local_only": "1"}, headers=headers)
+    assert response.status_code == 303
+    assert client.get("/auth/session").json()["isAuthenticated"] is False

@@ -177,6 +177,15 @@ def test_cancel_tokens_refuse_forgery_tampering_and_expiry(scheduler):
     assert scheduler.read_cancel_token(f"7.{expiry}.{'A' * len(signature)}", NOW) == (None, "invalid")
     assert scheduler.read_cancel_token("garbage", NOW) == (None, "invalid")
     assert scheduler.read_cancel_token(token, start + timedelta(seconds=1)) == (None, "expired")
+    # Only the text this site signed: no alias of the id or expiry, no number converted first.
+    arabic = "".join(chr(0x0660 + int(d)) for d in "7")
+    for alias in (f"07.{expiry}.{signature}", f"{arabic}.{expiry}.{signature}", f"+7.{expiry}.{signature}"):
+        assert scheduler.read_cancel_token(alias, NOW) == (None, "invalid"), alias
+    for hostile in (f"7.{'9' * 400}.{signature}", f"7.{expiry}.{'é' * 43}", "7.\ud800.x", None, 7, "x" * 10_000):
+        assert scheduler.read_cancel_token(hostile, NOW) == (None, "invalid"), repr(hostile)[:40]
+    # A slot id is ASCII digits only too.
+    assert scheduler.parse_slot_id("2026-12-22T0\u0668:00Z") is None
+    assert scheduler.parse_slot_id("2026-12-22T08:00Z\n") is None
 
 
 class _Feed(http.server.BaseHTTPRequestHandler):

@@ -6,6 +6,7 @@ expired cancel link frees nothing."""
 from __future__ import annotations
 
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 
 import httpx2
@@ -84,6 +85,30 @@ def test_the_same_request_again_is_the_same_booking(two_workers):
     ) == [(1,)]
 
 
+def test_someone_elses_idempotency_key_never_returns_their_booking(site, site_server):
+    """The key is scoped to the client and the payload: another visitor sending the same key books
+    their own slot, and never learns the first visitor's."""
+    slots = httpx2.get(site + SLOTS).json()["slots"]
+    key = {"Idempotency-Key": f"shared-{time.time_ns()}"}
+    alice = {**CONTACT, "email": "alice.booking@example.com", "slot": slots[12]}
+    mallory = {**CONTACT, "email": "mallory.booking@example.com", "slot": slots[13]}
+    with _from("127.0.0.31") as first, _from("127.0.0.32") as second:
+        booked = first.post(site + BOOK, json=alice, headers=key)
+        again = first.post(site + BOOK, json=alice, headers=key)
+        other = second.post(site + BOOK, json=mallory, headers=key)
+    assert (booked.status_code, booked.json()["slot"]) == (201, slots[12])
+    assert (again.status_code, again.json()["slot"]) == (201, slots[12])
+    assert (other.status_code, other.json()["slot"]) == (201, slots[13])
+    count = "SELECT COUNT(*) FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?"
+    assert site_server.query(count, alice["email"]) == [(1,)]
+    assert site_server.query(count, mallory["email"]) == [(1,)]
+
+
+def _from(address: str) -> httpx2.Client:
+    """A visitor connecting from `address` (any 127.x.y.z reaches loopback on Linux)."""
+    return httpx2.Client(transport=httpx2.HTTPTransport(local_address=address), timeout=30)
+
+
 def _slot_id(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%MZ")
 
@@ -119,6 +144,10 @@ def test_each_refusal_is_clear_and_changes_nothing(site, site_server):
     assert _counts(site_server) == before
 
 
+def _arabic_indic(digits: str) -> str:
+    return "".join(chr(0x0660 + int(d)) for d in digits)
+
+
 def test_forged_or_expired_cancel_links_free_nothing(site, site_server):
     from marketing_site.services.booking import cancel_token
 
@@ -135,6 +164,16 @@ def test_forged_or_expired_cancel_links_free_nothing(site, site_server):
         "later expiry": (f"{ident}.{int(expiry) + 86400}.{signature}", 400, "pas valide"),
         "expired": (cancel_token(booking_id, datetime.now(UTC) - timedelta(minutes=1)), 410, "a expiré"),
         "garbage": ("<script>", 400, "pas valide"),
+        # Aliases of the valid token: the signature covers the text as sent, ASCII digits only.
+        "leading zero": (f"0{ident}.{expiry}.{signature}", 400, "pas valide"),
+        "Arabic-Indic digits": (f"{_arabic_indic(ident)}.{expiry}.{signature}", 400, "pas valide"),
+        "expiry in other digits": (f"{ident}.{_arabic_indic(expiry)}.{signature}", 400, "pas valide"),
+        # Hostile numbers and characters: a 4xx, never a 500 (OverflowError, TypeError).
+        "huge expiry": (f"{ident}.{'9' * 400}.{signature}", 400, "pas valide"),
+        "huge id": (f"{'9' * 5000}.{expiry}.{signature}", 400, "pas valide"),
+        "negative expiry": (f"{ident}.-{expiry}.{signature}", 400, "pas valide"),
+        "non-ASCII signature": (f"{ident}.{expiry}.{'é' * len(signature)}", 400, "pas valide"),
+        "four parts": (f"{ident}.{expiry}.{signature}.{signature}", 400, "pas valide"),
     }
     before = _counts(site_server)
     for name, (token, status, words) in links.items():
@@ -150,6 +189,26 @@ def test_forged_or_expired_cancel_links_free_nothing(site, site_server):
     # A GET (a mail scanner following the link) asks; only the form's POST cancels.
     assert "Annuler la démonstration" in httpx2.get(site + CANCEL, params={"token": valid}).text
     assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("confirmed",)]
+
+
+def test_a_cancel_posted_from_another_site_is_refused(site, site_server):
+    """The cancel form is the site's own page; a cross-site POST (even with a stolen link) frees nothing."""
+    from marketing_site.services.booking import cancel_token
+
+    slot = httpx2.get(site + SLOTS).json()["slots"][10]
+    assert httpx2.post(site + BOOK, json={**CONTACT, "email": "stay@example.com", "slot": slot}).status_code == 201
+    [(booking_id,)] = site_server.query(
+        "SELECT booking.id FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?", "stay@example.com"
+    )
+    token = cancel_token(booking_id, datetime.fromisoformat(slot.replace("Z", ":00+00:00")))
+    for headers in ({"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Origin": "null"}):
+        assert httpx2.post(site + CANCEL, data={"token": token}, headers=headers).status_code == 403, headers
+    assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("confirmed",)]
+    # The page's own form: same origin, sent with `Origin: null` (the page's no-referrer policy).
+    same_origin = {"Sec-Fetch-Site": "same-origin", "Origin": "null"}
+    response = httpx2.post(site + CANCEL, data={"token": token}, headers=same_origin)
+    assert response.status_code == 200
+    assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("cancelled",)]
 
 
 def test_malformed_requests_get_a_clear_4xx_and_store_nothing(site, site_server):
@@ -173,6 +232,10 @@ def test_malformed_requests_get_a_clear_4xx_and_store_nothing(site, site_server)
         assert response.status_code == 422, body
         assert response.json()["errors"], body
     assert httpx2.post(site + BOOK, content=b"{", headers={"Content-Type": "application/json"}).status_code == 422
+    # Nested past the JSON parser's stack (a RecursionError), well within the size limit.
+    for nested in (b"[" * 5000, b'{"name":' + b"[" * 5000 + b"]" * 5000 + b"}"):
+        response = httpx2.post(site + BOOK, content=nested, headers={"Content-Type": "application/json"})
+        assert response.status_code == 422 and response.json()["errors"]
     assert httpx2.post(site + BOOK, json={"x": "y" * 20000}).status_code == 413
     assert _counts(site_server) == before
 

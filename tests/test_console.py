@@ -202,6 +202,25 @@ def test_without_the_role_the_console_says_403_and_its_exports_refuse(new_page, 
     assert httpx2.post(site + "/api/console/subject.json", data={"email": "x@example.test"}).status_code == 401
 
 
+def test_the_console_api_refuses_cross_site_requests_even_with_the_operators_cookie(new_page, site, site_server):
+    page = new_page()
+    _login(page, site, "/console", CONSOLE_ADMIN_USER)
+    _granted(page)
+    cookie = {"cookie": _cookie_header(page)}
+    audited = site_server.query("SELECT COUNT(*) FROM console_audit")
+    foreign = [{"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}]
+    for headers in foreign:
+        posted = httpx2.post(
+            site + "/api/console/subject.json", headers={**cookie, **headers}, data={"email": "x@y.fr"}
+        )
+        assert posted.status_code == 403, headers
+        assert httpx2.get(site + "/api/console/leads.csv", headers={**cookie, **headers}).status_code == 403, headers
+    assert site_server.query("SELECT COUNT(*) FROM console_audit") == audited  # nothing read, nothing logged
+    # From the console itself (or a bookmark), and from a client that is no browser: served.
+    for headers in ({"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"}, {}):
+        assert httpx2.get(site + "/api/console/leads.csv", headers={**cookie, **headers}).status_code == 200
+
+
 def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_websocket(new_page, site, site_server):
     """Every event handler of the console state, emitted on the page's own socket exactly as the
     Reflex client would, by a logged-in user without the role: nothing is read or changed."""
@@ -367,13 +386,13 @@ def test_search_filters_paging_and_csv_export(new_page, site, site_server):
     response = httpx2.get(site + href, headers={"cookie": _cookie_header(page)})
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/csv")
     assert "attachment" in response.headers["content-disposition"]
-    rows = list(csv.DictReader(io.StringIO(response.text)))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
     assert len(rows) == 27 and {r["form"] for r in rows} == {"kyc_documentation"}
     assert rows[0]["email"] == "p00." + marker.lower() + "@example.test"
     everything = httpx2.get(
         site + "/api/console/leads.csv", params={"search": marker}, headers={"cookie": _cookie_header(page)}
     ).text
-    assert "'=SUM(A1)" in everything and "\n=SUM" not in everything  # formula neutralised
+    assert "'=SUM(A1)" in everything and not re.search(r"(^|[;\n])=SUM", everything)  # formula neutralised
     # The export is in the audit log with its filter, the search words left out.
     [(subject, counts)] = site_server.query(
         "SELECT subject, counts_json FROM console_audit WHERE action = 'export' ORDER BY id DESC LIMIT 1"

@@ -57,6 +57,8 @@ def _lead(
                     body="…",
                     status=mail,
                     last_error="550 refused" if mail == "failed" else None,
+                    # Failed just now: a recent failure (the health check's "degraded").
+                    failed_at=datetime.now(UTC) if mail == "failed" else None,
                 )
             )
         return lead.id
@@ -194,9 +196,12 @@ def test_csv_export_holds_the_filtered_leads_with_formulas_neutralised(service):
     _lead("a@one.test", name='=HYPERLINK("http://x")', company="One", form="ebook")
     _lead("b@two.test", name="Bernard", company="+Two", form="white_paper")
     _lead("c@three.test", name="Claude", company="@Three", form="ebook", lang="en")
+    _lead("d@four.test", name="=1+1", firstname="-2+3+cmd|' /C calc'!A0", company="\uff1d1+1", form="ebook")
     body, count = export_leads_csv(_filter(form="ebook", sort="email", descending="0"))
-    rows = list(csv.reader(io.StringIO(body)))
-    assert count == 2
+    # The writer of `ops export` (services.lead_export): a byte-order mark, `;` between cells.
+    assert body.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(body.removeprefix("\ufeff")), delimiter=";"))
+    assert count == 3
     assert rows[0] == [
         "id",
         "created_at",
@@ -214,9 +219,10 @@ def test_csv_export_holds_the_filtered_leads_with_formulas_neutralised(service):
         "utm_medium",
         "utm_campaign",
     ]
-    assert [r[8] for r in rows[1:]] == ["a@one.test", "c@three.test"]
+    assert [r[8] for r in rows[1:]] == ["a@one.test", "c@three.test", "d@four.test"]
     assert rows[1][4] == '\'=HYPERLINK("http://x")' and rows[2][7] == "'@Three"
-    assert rows[1][6] == "+33 1 23 45 67 89"  # a phone number stays a number
+    assert rows[3][4:8] == ["'=1+1", "'-2+3+cmd|' /C calc'!A0", "+33 1 23 45 67 89", "'\uff1d1+1"]
+    assert rows[1][6] == "+33 1 23 45 67 89"  # a phone number stays readable
 
 
 def test_chart_counts_leads_per_week_and_document_over_six_months(service):

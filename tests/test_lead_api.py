@@ -43,6 +43,9 @@ def test_valid_request_is_accepted_stored_and_mailed(site_server, smtp):
         ("name=Dupont", {"Content-Type": "application/x-www-form-urlencoded"}, 415),
         ("{not json", {"Content-Type": "application/json"}, 422),
         ("[1, 2]", {"Content-Type": "application/json"}, 422),
+        # Nested past the JSON parser's stack (a RecursionError, once a 500), within the size limit.
+        ("[" * 5000, {"Content-Type": "application/json"}, 422),
+        ('{"name":' + "[" * 5000 + "]" * 5000 + "}", {"Content-Type": "application/json"}, 422),
         ("x" * (2 * 1024 * 1024), {"Content-Type": "application/json"}, 413),
     ],
 )
@@ -100,6 +103,60 @@ def test_a_filled_trap_or_a_fast_form_is_accepted_and_flagged(site_server, smtp)
     assert site_server.query("SELECT flags FROM lead WHERE email = ?", email) == [("fast,honeypot",)]
     [mail] = smtp.wait_for(1, subject=EBOOK_SUBJECT, reply_to=email)
     assert "À vérifier : champ piège rempli" in mail.get_payload(decode=True).decode()
+
+
+@pytest.mark.parametrize(
+    ("elapsed", "flags"),
+    [("NaN", "fast"), ("Infinity", "fast"), ("-Infinity", "fast"), ("null", "fast"), (None, "fast"), ("9000", "")],
+)
+def test_a_lead_without_a_valid_fill_time_is_flagged_like_a_fast_one(site_server, elapsed, flags):
+    """Omitting `elapsedMs`, or sending NaN (which Python's JSON parser reads), skips no check."""
+    email = f"fill-time-{time.time_ns()}@example.com"
+    payload = lead_payload(email=email)
+    del payload["elapsedMs"]
+    body = json.dumps(payload)
+    if elapsed is not None:
+        body = body[:-1] + f', "elapsedMs": {elapsed}}}'
+    response = httpx2.post(site_server.url + API, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 200
+    assert site_server.query("SELECT flags FROM lead WHERE email = ?", email) == [(flags,)]
+
+
+BIDI_CONTROLS = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))]
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_bidi_controls_in_names_and_companies_get_the_field_message(site_server, lang):
+    """U+202A-202E and U+2066-2069 would show a name reversed or shuffled in the mail and the console."""
+    message = words(lang, "lead_forms.field_errors")["text"]
+    before = _lead_count(site_server)
+    for i, control in enumerate(BIDI_CONTROLS):
+        field = ("name", "firstname", "company")[i % 3]
+        value = f"Evil{control}Corp"
+        payload = lead_payload(email=f"bidi-{time.time_ns()}@example.com", lang=lang, **{field: value})
+        response = httpx2.post(site_server.url + API, json=payload)
+        assert response.status_code == 422, (field, hex(ord(control)))
+        assert response.json()["errors"] == {field: message}
+    assert _lead_count(site_server) == before
+    # The booking form applies the same rules, with the same message.
+    response = httpx2.post(site_server.url + "/api/v1/booking", json={"company": "Banque\u202eAlpha", "lang": lang})
+    assert response.status_code == 422 and response.json()["errors"]["company"] == message
+
+
+def test_someone_elses_idempotency_key_never_returns_nor_swallows_their_lead(site_server):
+    """The key is scoped to the client and the payload: the same key from another visitor, or with
+    other details, is a lead of its own; the same request again from the same visitor is not."""
+    key = {"Idempotency-Key": f"key-{time.time_ns()}"}
+    alice = lead_payload(email=f"alice-{time.time_ns()}@example.com", firstname="Alice")
+    mallory = lead_payload(email=f"mallory-{time.time_ns()}@example.com", firstname="Mallory")
+    with _from("127.0.0.21") as first, _from("127.0.0.22") as second:
+        assert first.post(site_server.url + API, json=alice, headers=key).status_code == 200
+        assert first.post(site_server.url + API, json=alice, headers=key).status_code == 200  # a retry
+        assert second.post(site_server.url + API, json=mallory, headers=key).status_code == 200
+        assert second.post(site_server.url + API, json=alice, headers=key).status_code == 200
+    count = "SELECT COUNT(*) FROM lead WHERE email = ?"
+    assert site_server.query(count, alice["email"]) == [(2,)]  # Alice's retry was one lead; Mallory's copy another
+    assert site_server.query(count, mallory["email"]) == [(1,)]
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +219,7 @@ def test_a_burst_from_one_address_is_throttled_and_the_site_keeps_answering(defa
     assert statuses.count(429) == 900
     assert all(int(r.headers["Retry-After"]) >= 1 for r in responses if r.status_code == 429)
     assert default_limits_site.query("SELECT COUNT(*) FROM lead WHERE email LIKE 'burst%'") == [(100,)]
-    for path in ("/", "/en/pricing", "/ping"):
+    for path in ("/", "/en/pricing", "/api/v1/health/live"):
         assert httpx2.get(default_limits_site.url + path).status_code == 200
     # Another office is not affected.
     with _from("127.0.0.5") as other:

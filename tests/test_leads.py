@@ -144,6 +144,53 @@ def test_double_submission_makes_one_lead(service):
     assert len(stored_rows(Lead)) == 2 and len(stored_rows(OutboxMessage)) == 2
 
 
+def test_an_idempotency_key_is_scoped_to_the_client_and_the_payload(service):
+    """Someone else's key (or the same key with other details) never returns, nor swallows, a lead."""
+    from marketing_site.db.leads import Lead
+
+    alice = lead_payload(email="alice@example.com", firstname="Alice")
+    mallory = lead_payload(email="mallory@example.com", firstname="Mallory")
+    first = service.submit_lead(alice, "10.1.0.1", client_key="shared-key")
+    retry = service.submit_lead(alice, "10.1.0.1", client_key="shared-key")
+    assert retry.duplicate and retry.lead_id == first.lead_id
+    other_client = service.submit_lead(mallory, "10.1.0.2", client_key="shared-key")
+    same_payload_other_client = service.submit_lead(alice, "10.1.0.2", client_key="shared-key")
+    corrected = service.submit_lead({**alice, "company": "Banque Corrigée"}, "10.1.0.1", client_key="shared-key")
+    for result in (other_client, same_payload_other_client, corrected):
+        assert result.status == "accepted" and not result.duplicate and result.lead_id != first.lead_id
+    stored = sorted((lead.email, lead.company) for lead in stored_rows(Lead))
+    assert stored == [
+        ("alice@example.com", "Banque Corrigée"),
+        ("alice@example.com", "Banque Exemple"),
+        ("alice@example.com", "Banque Exemple"),
+        ("mallory@example.com", "Banque Exemple"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("elapsed", "flags"),
+    [
+        (None, "fast"),  # sent as null
+        ("missing", "fast"),
+        (float("nan"), "fast"),
+        (float("inf"), "fast"),
+        (float("-inf"), "fast"),
+        (-5, "fast"),
+        (1999, "fast"),
+        (2000, ""),
+        (10**400, ""),  # a whole number too large for a float is still a (long) fill time
+    ],
+)
+def test_a_lead_without_a_valid_fill_time_is_flagged_like_a_fast_one(service, elapsed, flags):
+    from marketing_site.db.leads import Lead
+
+    payload = lead_payload(elapsedMs=elapsed)
+    if elapsed == "missing":
+        del payload["elapsedMs"]
+    assert service.submit_lead(payload, "10.2.0.1").status == "accepted"
+    assert [lead.flags for lead in stored_rows(Lead)] == [flags]
+
+
 def test_concurrent_twins_make_one_lead(service):
     from marketing_site.db.leads import Lead
 
@@ -277,8 +324,8 @@ def test_operator_commands_list_export_and_retry(service, tmp_path, capsys):
     assert "helene.lefevre@example.com" in capsys.readouterr().out
     out = tmp_path / "leads.csv"
     ops.main(["export", "--output", str(out)])
-    lines = out.read_text(encoding="utf-8").splitlines()
-    assert lines[0].startswith("id,created_at,form")
+    lines = out.read_text(encoding="utf-8-sig").splitlines()
+    assert lines[0].startswith("id;created_at;form")
     assert "'=HYPERLINK" in lines[1]  # a formula typed by a visitor stays text
     with new_session() as session, session.begin():
         session.execute(update(OutboxMessage).values(status="failed"))

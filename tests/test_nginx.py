@@ -316,3 +316,49 @@ def test_forged_forwarded_for_sent_straight_to_the_app_gains_nothing(proxied):
 
     assert [post(**{"X-Forwarded-For": f"198.51.100.{i}"}) for i in range(PER_IP_LIMIT)] == [200] * PER_IP_LIMIT
     assert post(**{"X-Forwarded-For": "198.51.100.99"}) == 429
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/auth/callback",  # no query: the error page, an HTML refresh (the code and state stay out of Referer)
+        "/auth/callback?state=unknown&code=x",
+        "/api/v1/booking/cancel?token=1.2.x",  # the mail's link: a token in the URL
+    ],
+)
+def test_pages_whose_url_carries_a_secret_keep_no_referrer_through_the_proxy(proxied, path):
+    through, direct = _both(proxied, path)
+    assert through.status_code == direct.status_code
+    assert direct.headers.get_list("referrer-policy") == ["no-referrer"]
+    assert through.headers.get_list("referrer-policy") == ["no-referrer"], path
+    # Everything else keeps the site-wide policy, through the proxy as from the app.
+    for other in ("/", "/api/v1/health", "/nope"):
+        assert _both(proxied, other)[0].headers.get_list("referrer-policy") == ["strict-origin-when-cross-origin"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/lead_form.jsx",
+        "/site_ui.jsx",
+        "/booking.jsx",
+        "/exact-paths.json",
+        "/exact-paths.json.gz",
+        "/exact-paths.json.br",
+        "/styles/.keep",
+        "/ping",
+        "/_health",
+    ],
+)
+def test_build_inputs_and_reflex_probes_are_not_served(proxied, path):
+    through, direct = _both(proxied, path)
+    assert (through.status_code, direct.status_code) == (404, 404), path
+    assert NOT_FOUND_TEXT in through.text and through.text == direct.text
+
+
+def test_the_application_server_is_not_named(proxied):
+    for path in ("/", "/api/v1/health", "/api/v1/health/live", "/nope"):
+        through, direct = _both(proxied, path)
+        for response in (through, direct):
+            assert "granian" not in str(response.headers).lower(), path
+    assert direct.headers["server"] == "nereo"

@@ -139,3 +139,38 @@ def test_with_a_reset_endpoint_the_provider_is_called_and_the_page_says_what_it_
     assert page.locator("#reset-email").count() == 1
     assert len(reset_endpoint.calls) == 2
     assert page_errors == []
+
+
+def test_the_reset_relay_is_rate_limited_per_address_and_per_email(new_page, reset_site, reset_endpoint, page_errors):
+    """The relay makes the provider mail whoever is named: beyond the limits nothing is sent and
+    the page says to try later (the site runs with PASSWORD_RESET_RATE_LIMIT_PER_EMAIL=3 and
+    PASSWORD_RESET_RATE_LIMIT_PER_IP=5, the defaults)."""
+    reset_endpoint.calls.clear()
+    reset_endpoint.status = 200
+    page = _open(new_page, reset_site)
+    outcomes = []
+    for _ in range(4):  # one victim's address, again and again
+        page.locator("#reset-email").fill("victim@example.test")
+        page.get_by_role("button", name=lookup("fr", "reset_password.submit")).click()
+        found = page.locator("[data-testid=reset-requested], [data-testid=reset-rate-limited]")
+        found.first.wait_for()
+        outcomes.append(found.first.get_attribute("data-testid"))
+        if outcomes[-1] == "reset-requested":
+            page = _open(new_page, reset_site)  # the form is gone after a success
+    assert outcomes == ["reset-requested"] * 3 + ["reset-rate-limited"]
+    assert page.get_by_test_id("reset-rate-limited").inner_text() == lookup("fr", "reset_password.rate_limited")
+    assert page.locator("#reset-email").count() == 1  # the visitor can try again later
+    assert [call["json"]["email"] for call in reset_endpoint.calls] == ["victim@example.test"] * 3
+    # Another address from the same connection: the fifth request of this address (refused ones
+    # count) goes through, the sixth does not, whatever the email.
+    page = _open(new_page, reset_site)
+    page.locator("#reset-email").fill("a@example.test")
+    page.get_by_role("button", name=lookup("fr", "reset_password.submit")).click()
+    page.get_by_test_id("reset-requested").wait_for()
+    page = _open(new_page, reset_site, "en-GB")
+    page.locator("#reset-email").fill("b@example.test")
+    page.get_by_role("button", name=lookup("en", "reset_password.submit")).click()
+    page.get_by_test_id("reset-rate-limited").wait_for()
+    assert page.get_by_test_id("reset-rate-limited").inner_text() == lookup("en", "reset_password.rate_limited")
+    assert [call["json"]["email"] for call in reset_endpoint.calls][3:] == ["a@example.test"]
+    assert page_errors == []

@@ -146,7 +146,7 @@ def test_hashed_assets_are_cached_forever_and_pages_revalidated(site):
 
 def test_backend_paths_are_not_pages(site):
     with httpx2.Client(base_url=site) as client:
-        assert client.get("/ping").status_code == 200
+        assert client.get("/api/v1/health/live").status_code == 200
         assert client.post("/connexion").status_code in (404, 405)
 
 

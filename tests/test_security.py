@@ -219,3 +219,34 @@ def test_cookies_the_page_reads_stay_readable():
     marker, session = [v.decode() for k, v in start["headers"] if k == b"set-cookie"]
     assert "HttpOnly" not in marker and "SameSite=Lax" in marker
     assert "HttpOnly" in session
+
+
+def test_cross_site_requests_that_change_something_are_refused():
+    """Sec-Fetch-Site first (a page cannot forge it), then Origin; neither: not a browser's request."""
+    app = security.SecurityHeaders(_cookie_app, _settings(site_url="https://www.nereo.example"))
+    site = b"https://www.nereo.example"
+
+    def status(method, path, headers=()):
+        return _call(app, {"method": method, "path": path}, list(headers))[0]["status"]
+
+    for method in ("POST", "PUT", "PATCH", "DELETE"):
+        for path in ("/auth/logout", "/api/v1/booking/cancel", "/api/console/subject.json", "/api/v1/mail/send"):
+            assert status(method, path, [(b"sec-fetch-site", b"cross-site")]) == 403, (method, path)
+            assert status(method, path, [(b"sec-fetch-site", b"same-site")]) == 403, (method, path)
+            assert status(method, path, [(b"sec-fetch-site", b"none")]) == 403, (method, path)
+            assert status(method, path, [(b"origin", b"https://evil.example")]) == 403, (method, path)
+            assert status(method, path, [(b"origin", b"null")]) == 403, (method, path)
+            assert status(method, path, [(b"origin", b"https://www.nereo.example.evil.example")]) == 403
+            assert status(method, path, [(b"sec-fetch-site", b"cross-site"), (b"origin", site)]) == 403
+            # Our own pages (the cancel page sends `Origin: null`: its referrer policy), and non-browsers.
+            assert status(method, path, [(b"sec-fetch-site", b"same-origin"), (b"origin", b"null")]) == 200
+            assert status(method, path, [(b"origin", site)]) == 200
+            assert status(method, path) == 200
+    # The console's downloads act with the operator's cookie whatever the method.
+    assert status("GET", "/api/console/leads.csv", [(b"sec-fetch-site", b"cross-site")]) == 403
+    assert status("GET", "/api/console/leads.csv", [(b"origin", b"https://evil.example")]) == 403
+    assert status("GET", "/api/console/leads.csv", [(b"sec-fetch-site", b"none")]) == 200  # a bookmark
+    assert status("GET", "/api/console/leads.csv", [(b"sec-fetch-site", b"same-origin")]) == 200
+    # Reading a page or a file from another site's link is what links are for.
+    assert status("GET", "/", [(b"sec-fetch-site", b"cross-site")]) == 200
+    assert status("GET", "/api/v1/booking/cancel", [(b"sec-fetch-site", b"cross-site")]) == 200

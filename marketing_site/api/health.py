@@ -1,7 +1,14 @@
-"""GET /api/v1/health: can this worker serve? (`services/health.py` makes the report.)
+"""Health for load balancers and orchestrators; the figures are for operators only.
 
-200 with `"status": "ok"` or `"degraded"`; 503 when the database (or the configured Redis) is
-down, so a load balancer takes the machine out.
+    GET /api/v1/health       {"status": "ok" | "degraded" | "down"}: 200, or 503 when down (the
+                             database or the configured Redis is unreachable), so a load balancer
+                             takes the machine out (services.health decides)
+    GET /api/v1/health/live  {"status": "alive"}: the worker answers; touches no database or
+                             Redis, so an orchestrator restarts a stuck process, not one whose
+                             database is down
+
+Nothing more is public: the mail counts are in the console and `python -m marketing_site.ops
+health`. Reflex's own `/ping` and `/_health` are not served (exact_paths answers them 404).
 """
 
 from __future__ import annotations
@@ -11,14 +18,20 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from marketing_site.services.health import health_report
+from marketing_site.services import health
 
 PATH = "/api/v1/health"
+LIVE_PATH = "/api/v1/health/live"
+NO_STORE = {"Cache-Control": "no-store"}
 
 
-async def health(_: Request) -> JSONResponse:
-    body = await to_thread.run_sync(health_report)
-    return JSONResponse(body, 503 if body["status"] == "down" else 200, headers={"Cache-Control": "no-store"})
+async def readiness(_: Request) -> JSONResponse:
+    status = await to_thread.run_sync(health.public_status)
+    return JSONResponse({"status": status}, 503 if status == "down" else 200, headers=NO_STORE)
 
 
-ROUTES = [Route(PATH, health, methods=["GET", "HEAD"])]
+async def liveness(_: Request) -> JSONResponse:
+    return JSONResponse({"status": "alive"}, headers=NO_STORE)
+
+
+ROUTES = [Route(PATH, readiness, methods=["GET", "HEAD"]), Route(LIVE_PATH, liveness, methods=["GET", "HEAD"])]

@@ -6,9 +6,7 @@ Only the status matters to the site's forms; the JSON bodies help other clients.
 
 from __future__ import annotations
 
-import ipaddress
 import json
-from collections.abc import Iterable
 
 from anyio import to_thread
 from starlette.requests import ClientDisconnect, Request
@@ -18,6 +16,7 @@ from starlette.routing import Route
 from marketing_site import routes
 from marketing_site.content.lead_forms import FORMS
 from marketing_site.db.leads import ATTRIBUTION
+from marketing_site.services.client_address import visitor_address
 from marketing_site.services.leads import HONEYPOT_FIELD, MAX_TEXT_LENGTH, contact_json_schema, submit_lead
 from marketing_site.settings import get_settings
 
@@ -56,38 +55,11 @@ async def read_json_object(request: Request) -> dict | JSONResponse:
         payload = json.loads(body)
     except (ValueError, UnicodeDecodeError):
         return JSONResponse({"errors": {"body": "Not valid JSON."}}, 422)
+    except RecursionError:  # `[` x 5000 fits in the size limit and nests past the parser's stack
+        return JSONResponse({"errors": {"body": "Nested too deeply."}}, 422)
     if not isinstance(payload, dict):
         return JSONResponse({"errors": {"body": "Must be a JSON object."}}, 422)
     return payload
-
-
-def visitor_address(
-    peer: str, forwarded_for: Iterable[str], trusted_proxies: Iterable[ipaddress.IPv4Network | ipaddress.IPv6Network]
-) -> str:
-    """Who the rate limits count: the peer, unless the peer is one of our trusted proxies.
-
-    Then it is the last X-Forwarded-For hop that is not itself a trusted proxy: each proxy
-    appends the address it saw, so the hops before it are whatever the visitor wrote.
-    """
-    trusted = tuple(trusted_proxies)
-
-    def is_trusted(address: str) -> bool:
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return False
-        return any(ip in network for network in trusted)
-
-    if not is_trusted(peer):
-        return peer
-    hops = [hop.strip() for header in forwarded_for for hop in header.split(",") if hop.strip()]
-    for hop in reversed(hops):
-        if not is_trusted(hop):
-            try:
-                return str(ipaddress.ip_address(hop))
-            except ValueError:
-                return peer
-    return peer
 
 
 def client_ip(request: Request) -> str:
@@ -134,8 +106,8 @@ def _lead_schema() -> dict:
             },
             "elapsedMs": {
                 "type": "number",
-                "description": "Time spent filling the form; below LEAD_MIN_FILL_SECONDS the lead is "
-                "accepted and flagged (autofill is fast too).",
+                "description": "Time spent filling the form; below LEAD_MIN_FILL_SECONDS, missing, null "
+                "or not finite, the lead is accepted and flagged `fast` (autofill is fast too).",
             },
             HONEYPOT_FIELD: {
                 "type": "string",
@@ -191,11 +163,11 @@ OPENAPI = {
         },
         "/api/v1/health": {
             "get": {
-                "summary": "Can this worker serve? Database, Redis and mail outbox status.",
+                "summary": "Can this worker serve? Its status only (database, Redis, mail outbox).",
                 "operationId": "health",
                 "responses": {
                     "200": {
-                        "description": "Serving (`degraded`: mail failing or late).",
+                        "description": "Serving (`degraded`: mail failed in the last hours, or is late).",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}},
                     },
                     "503": {
@@ -205,28 +177,21 @@ OPENAPI = {
                 },
             }
         },
+        "/api/v1/health/live": {
+            "get": {
+                "summary": "Is the process answering? Touches no database (for orchestrators).",
+                "operationId": "liveness",
+                "responses": {"200": {"description": "Alive."}},
+            }
+        },
     },
     "components": {
         "schemas": {
             "Lead": _lead_schema(),
             "Health": {
                 "type": "object",
-                "required": ["status", "database", "redis", "outbox"],
-                "properties": {
-                    "status": {"type": "string", "enum": ["ok", "degraded", "down"]},
-                    "database": {"type": "string", "enum": ["ok", "error"]},
-                    "redis": {"type": "string", "enum": ["ok", "error", "off"]},
-                    "outbox": {
-                        "type": "object",
-                        "properties": {
-                            "pending": {"type": "integer"},
-                            "failed": {"type": "integer"},
-                            "sent": {"type": "integer"},
-                            "oldest_pending_seconds": {"type": "integer"},
-                            "status": {"type": "string", "enum": ["ok", "late", "failing"]},
-                        },
-                    },
-                },
+                "required": ["status"],
+                "properties": {"status": {"type": "string", "enum": ["ok", "degraded", "down"]}},
             },
             "Errors": {
                 "type": "object",

@@ -72,4 +72,6 @@ class OutboxMessage(SQLModel, table=True):
     locked_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
     last_error: str | None = Field(default=None, max_length=500)
     sent_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    # When it failed for good (status "failed"): the health check counts recent failures only.
+    failed_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False))

@@ -54,11 +54,15 @@ log = logging.getLogger("marketing_site.booking")
 
 SLOT_MINUTES = 30
 LEAD_FORM = "demo"  # Lead.form of a booking's lead
-SLOT_ID = re.compile(r"^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})Z$")
+# ASCII digits only: `int` reads other scripts' digits too, and one slot has one id.
+SLOT_ID = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})Z")
 BUSY_FEED_TIMEOUT_SECONDS = 5
 # After a failed read of the busy feed, wait this long before trying again (the offer goes on).
 BUSY_FEED_RETRY_SECONDS = 60
 CANCEL_PATH = "/api/v1/booking/cancel"
+# A token is `<id>.<expiry>.<signature>` (about 70 characters); anything much longer is not one.
+MAX_CANCEL_TOKEN_LENGTH = 200
+_CANCEL_PAYLOAD = re.compile(r"(?P<id>[1-9][0-9]{0,18})\.(?P<expiry>[1-9][0-9]{0,11})", re.ASCII)
 TIMEZONES = frozenset(available_timezones())
 
 
@@ -71,7 +75,7 @@ def slot_id(start: datetime) -> str:
 
 def parse_slot_id(value: Any) -> datetime | None:
     """The UTC start a slot id names, or None when it is not a well-formed id."""
-    match = SLOT_ID.match(value) if isinstance(value, str) else None
+    match = SLOT_ID.fullmatch(value) if isinstance(value, str) else None
     if match is None:
         return None
     try:
@@ -294,24 +298,36 @@ def _cancel_key() -> bytes:
     return hashlib.sha256(b"nereo-booking-cancel:" + session_secret().encode()).digest()
 
 
+def _cancel_signature(payload: str) -> str:
+    digest = hmac.new(_cancel_key(), payload.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
 def cancel_token(booking_id: int, expires: datetime) -> str:
     """`<id>.<expiry>.<HMAC>`: names the booking, valid until its start."""
     payload = f"{booking_id}.{int(expires.timestamp())}"
-    signature = hmac.new(_cancel_key(), payload.encode(), hashlib.sha256).digest()
-    return payload + "." + base64.urlsafe_b64encode(signature).decode().rstrip("=")
+    return payload + "." + _cancel_signature(payload)
 
 
 def read_cancel_token(token: str, now: datetime | None = None) -> tuple[int | None, str | None]:
-    """(booking id, None) for a valid token, else (None, "invalid" | "expired")."""
-    parts = token.split(".") if isinstance(token, str) else []
-    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
+    """(booking id, None) for a valid token, else (None, "invalid" | "expired").
+
+    The signature is checked over the token's text exactly as received, before anything is
+    parsed: only the text this site signed passes (not `07` for `7`, nor other scripts'
+    digits that `int` would read alike), and no number of a hostile token is ever converted.
+    """
+    # A token this site wrote is short ASCII (digits, dots, base64url).
+    if not isinstance(token, str) or len(token) > MAX_CANCEL_TOKEN_LENGTH or not token.isascii():
         return None, "invalid"
-    expected = cancel_token(int(parts[0]), datetime.fromtimestamp(int(parts[1]), UTC)).split(".")[2]
-    if not hmac.compare_digest(expected, parts[2]):
+    payload, _, signature = token.rpartition(".")
+    if not hmac.compare_digest(_cancel_signature(payload), signature):
         return None, "invalid"
-    if int(parts[1]) <= (now or utcnow()).timestamp():
+    match = _CANCEL_PAYLOAD.fullmatch(payload)
+    if match is None:  # signed here, so never; checked all the same
+        return None, "invalid"
+    if int(match["expiry"]) <= (now or utcnow()).timestamp():
         return None, "expired"
-    return int(parts[0]), None
+    return int(match["id"]), None
 
 
 def cancel_url(booking: Booking) -> str:
@@ -470,8 +486,11 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     wait = _limiter().hit(f"booking-ip:{client_ip}")
     if wait is not None:
         return BookResult("rate_limited", {"form": messages["rate_limited"]}, retry_after=math.ceil(wait))
-    key_material = f"booking-client:{client_key[:200]}" if client_key else f"booking:{uuid.uuid4()}"
-    key = hashlib.sha256(key_material.encode()).hexdigest()
+    if client_key:  # the same visitor's same request again finds its booking, nobody else's
+        parts = ("booking", *(payload.get(name) for name in (*leads.FIELDS, "slot", "timezone", "lang")))
+        key = leads.scoped_idempotency_key(client_ip, client_key, parts)
+    else:
+        key = hashlib.sha256(f"booking:{uuid.uuid4()}".encode()).hexdigest()
     twin = _booking_of_lead_key(key) if client_key else None
     if twin is not None:  # the same visitor's request again (double click, retry)
         return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)

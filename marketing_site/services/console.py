@@ -6,7 +6,7 @@ HttpOnly cookie (never from anything the page sends): a live session whose roles
 routes (`api.console`) call `access_of` on every event and request.
 
 Leads are filtered, sorted, counted and paged by the database (indexes in
-`db.console`); exports reuse the operator commands' CSV writer (`ops.write_leads_csv`).
+`db.console`); exports use the operator commands' CSV writer (`services.lead_export`).
 Data-subject requests go through `HOLDERS`, one entry per table that can hold a person's
 data: a new table plugs in with one entry (tests/test_subject_coverage.py finds the ones
 missing).
@@ -27,14 +27,14 @@ from sqlalchemy import delete, exists, func, or_, select
 from sqlalchemy.orm import Session
 from sqlmodel import col
 
-from marketing_site import ops, routes
+from marketing_site import routes
 from marketing_site.content.lead_forms import FORMS
 from marketing_site.db import new_session, rows_changed
 from marketing_site.db.auth import AuthSession
 from marketing_site.db.booking import Booking
 from marketing_site.db.console import ConsoleAudit
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
-from marketing_site.services import audience, sessions
+from marketing_site.services import audience, lead_export, mail, sessions
 from marketing_site.services.health import health_report
 from marketing_site.settings import get_settings
 
@@ -291,7 +291,7 @@ def export_leads_csv(f: LeadFilter) -> tuple[str, int]:
     out = io.StringIO()
     with new_session() as session:
         leads = session.scalars(_ordered(select(Lead).where(*_conditions(f)), f).execution_options(yield_per=1000))
-        count = ops.write_leads_csv(out, leads)
+        count = lead_export.write_leads_csv(out, leads)
     return out.getvalue(), count
 
 
@@ -434,7 +434,7 @@ def traffic_rows(q: TrafficQuery) -> list[dict[str, str]]:
 
 
 def mail_overview(limit: int = 50) -> tuple[dict[str, Any], list[dict[str, str]]]:
-    """The health report (same function as GET /api/v1/health) and the latest failed mail."""
+    """The full health report (GET /api/v1/health shows its status only) and the latest failed mail."""
     with new_session() as session:
         failed = session.scalars(
             select(OutboxMessage)
@@ -458,7 +458,7 @@ def mail_overview(limit: int = 50) -> tuple[dict[str, Any], list[dict[str, str]]
 
 def retry_mail(message_id: int | None) -> int:
     """One message (not already sent) or, with None, every failed one: due again now."""
-    return ops.retry([message_id] if message_id is not None else [], message_id is None)
+    return mail.retry([message_id] if message_id is not None else [], message_id is None)
 
 
 # ------------------------------------------------------------------------- data subjects

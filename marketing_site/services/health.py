@@ -1,15 +1,19 @@
-"""Can this worker serve? Database, Redis (when configured) and outbox.
+"""Can this worker serve? The one health check behind GET /api/v1/health, the console and `ops health`.
 
-`health_report()` is the body of GET /api/v1/health (`api/health.py`) and what the operators'
-console shows. "ok", "degraded" when mail is failing or late (the site still takes leads, an
-operator should look), "down" when the database (or the configured Redis) is down. No personal
-data: counts and ages only.
+The public answer (`api.health`) is the status alone: `ok`, `degraded` (mail is failing or late:
+the site still takes leads, an operator should look) or `down` (the database, or the configured
+Redis, cannot be reached: a load balancer takes the machine out). The figures behind it (mail
+sent, pending, failed) are business data: they are shown to operators only, in the console and
+by `python -m marketing_site.ops health`.
+
+"Failing" means a message failed for good in the last RECENT_FAILURE_HOURS hours: an old failure,
+already seen (and retried or not) by an operator, does not keep the site degraded forever.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, text
 from sqlmodel import col, select
@@ -20,6 +24,9 @@ from marketing_site.settings import get_settings
 
 # Mail waiting longer than this (pending or being sent) makes the outbox "late".
 LATE_SECONDS = 15 * 60
+# A message failed for good within this many hours makes the outbox "failing".
+RECENT_FAILURE_HOURS = 6
+STATUSES = ("ok", "degraded", "down")
 log = logging.getLogger("marketing_site.health")
 
 
@@ -27,7 +34,9 @@ def _aware(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
 
 
-def check_database() -> tuple[str, dict]:
+def check_database(now: datetime | None = None) -> tuple[str, dict]:
+    """("ok", the outbox figures) or ("error", {}) when the database cannot be read."""
+    now = now or utcnow()
     try:
         with new_session() as session:
             session.exec(select(text("1"))).one()
@@ -35,17 +44,24 @@ def check_database() -> tuple[str, dict]:
             oldest = session.exec(
                 select(func.min(OutboxMessage.created_at)).where(col(OutboxMessage.status).in_(("pending", "sending")))
             ).one()
+            recent_failures = session.exec(
+                select(func.count())
+                .select_from(OutboxMessage)
+                .where(col(OutboxMessage.status) == "failed")
+                .where(col(OutboxMessage.failed_at) >= now - timedelta(hours=RECENT_FAILURE_HOURS))
+            ).one()
     except Exception as error:  # noqa: BLE001 (any failure means "down")
         log.error("health: database check failed: %s", type(error).__name__)
         return "error", {}
     oldest_at = _aware(oldest)
-    waiting = int((utcnow() - oldest_at).total_seconds()) if oldest_at else 0
+    waiting = int((now - oldest_at).total_seconds()) if oldest_at else 0
     outbox = {
         "pending": counts.get("pending", 0) + counts.get("sending", 0),
         "failed": counts.get("failed", 0),
+        "failed_recently": recent_failures,
         "sent": counts.get("sent", 0),
         "oldest_pending_seconds": waiting,
-        "status": "failing" if counts.get("failed", 0) else "late" if waiting > LATE_SECONDS else "ok",
+        "status": "failing" if recent_failures else "late" if waiting > LATE_SECONDS else "ok",
     }
     return "ok", outbox
 
@@ -64,10 +80,15 @@ def check_redis() -> str:
     return "ok"
 
 
-def health_report() -> dict:
-    """The health body (blocking: run it in a thread); also shown by the operators' console."""
-    database, outbox = check_database()
+def health_report(now: datetime | None = None) -> dict:
+    """The full report, for operators (blocking: run it in a thread from async code)."""
+    database, outbox = check_database(now)
     redis_status = check_redis()
     down = database == "error" or redis_status == "error"
     status = "down" if down else "degraded" if outbox.get("status") != "ok" else "ok"
     return {"status": status, "database": database, "redis": redis_status, "outbox": outbox}
+
+
+def public_status() -> str:
+    """What anyone may know: ok, degraded or down, and nothing else."""
+    return health_report()["status"]

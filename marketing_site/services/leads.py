@@ -12,7 +12,7 @@ import math
 import re
 import time
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from functools import lru_cache
 from typing import Annotated, Any
@@ -38,6 +38,7 @@ MAX_FIELD_LENGTH = 200
 MAX_TEXT_LENGTH = 5000
 # The same submission again within this window is the same lead (double click, retry).
 IDEMPOTENCY_WINDOW = timedelta(minutes=10)
+MAX_CLIENT_KEY_LENGTH = 200  # of an Idempotency-Key header (the OpenAPI schema's maxLength)
 HONEYPOT_FIELD = "website"
 FORM_BY_SUBJECT = {definition["subject"]: key for key, definition in FORMS.items()}
 
@@ -49,10 +50,12 @@ FORM_BY_SUBJECT = {definition["subject"]: key for key, definition in FORMS.items
 # escapes, every `( ) [ ] { } / - |` escaped inside a class, and no `\-` outside one.
 
 _SPACE = r"[ \u00A0\u202F]"  # space, no-break space, narrow no-break space (pasted numbers)
-# Anything but control characters, line breaks included (tab is allowed: pasted from a sheet).
-_NOT_CONTROL = r"[^\x00-\x08\x0A-\x1F\x7F-\x9F\u2028\u2029]"
+# Anything but control characters, line breaks included (tab is allowed: pasted from a sheet),
+# and the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): a
+# name holding them is shown reversed or shuffled in the mail and the console.
+_NOT_CONTROL = r"[^\x00-\x08\x0A-\x1F\x7F-\x9F\u2028-\u202E\u2066-\u2069]"
 # A character that is neither a control character nor a space of any kind.
-_VISIBLE = r"[^\x00-\x20\x7F-\xA0\u1680\u2000-\u200B\u2028\u2029\u202F\u205F\u3000\uFEFF]"
+_VISIBLE = r"[^\x00-\x20\x7F-\xA0\u1680\u2000-\u200B\u2028-\u202F\u205F\u2066-\u2069\u3000\uFEFF]"
 TEXT_PATTERN = f"{_NOT_CONTROL}*{_VISIBLE}{_NOT_CONTROL}*"
 
 _PHONE_CHAR = r"[0-9 \u00A0\u202F.\-\(\)\/]"
@@ -316,11 +319,16 @@ def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, st
             errors[flag] = "Must be a boolean."
     flags = []
     elapsed = payload.get("elapsedMs")
-    if elapsed is not None:
-        if not isinstance(elapsed, int | float) or isinstance(elapsed, bool):
-            errors["elapsedMs"] = "Must be a number of milliseconds."
-        elif elapsed < get_settings().lead_min_fill_seconds * 1000:
-            flags.append("fast")  # autofill and a quick click look like this too
+    if elapsed is not None and (not isinstance(elapsed, int | float) or isinstance(elapsed, bool)):
+        errors["elapsedMs"] = "Must be a number of milliseconds."
+    elif (
+        elapsed is None
+        or (isinstance(elapsed, float) and not math.isfinite(elapsed))  # ints are finite, floats not always
+        or elapsed < get_settings().lead_min_fill_seconds * 1000
+    ):
+        # Autofill and a quick click look like this too. The form always sends its fill time:
+        # none, NaN or an infinity is a robot skipping the check, so it counts as fast.
+        flags.append("fast")
     if payload.get(HONEYPOT_FIELD):
         flags.append("honeypot")  # some autofill tools fill hidden fields
     if errors:
@@ -349,13 +357,24 @@ def _limiters() -> tuple[RateLimiter | RedisRateLimiter, RateLimiter | RedisRate
     )
 
 
-def _idempotency_key(lead: LeadInput, client_key: str | None) -> str:
+def scoped_idempotency_key(client_ip: str, client_key: str, parts: Iterable[Any]) -> str:
+    """The stored key of a request sent with an `Idempotency-Key` header.
+
+    Scoped to the client (its address) and to the payload (`parts`): a retry of the same
+    request finds its first result, while someone else's key, or the same key with other
+    details, is a request of its own (it never returns, nor swallows, another's lead).
+    """
+    texts = (part if isinstance(part, str) else "" for part in parts)
+    material = "\x1f".join(("client", client_ip, client_key[:MAX_CLIENT_KEY_LENGTH], *texts))
+    return hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _idempotency_key(lead: LeadInput, client_ip: str, client_key: str | None) -> str:
+    content = (lead.form, lead.lang, *(getattr(lead, name) for name in FIELDS))
     if client_key:
-        material = f"client:{client_key}"
-    else:
-        bucket = int(time.time() // IDEMPOTENCY_WINDOW.total_seconds())
-        fields = "\x1f".join((lead.form, lead.lang, *(getattr(lead, name) for name in FIELDS))).lower()
-        material = f"content:{bucket}:{fields}"
+        return scoped_idempotency_key(client_ip, client_key, content)
+    bucket = int(time.time() // IDEMPOTENCY_WINDOW.total_seconds())
+    material = f"content:{bucket}:" + "\x1f".join(content).lower()
     return hashlib.sha256(material.encode()).hexdigest()
 
 
@@ -392,7 +411,7 @@ def submit_lead(payload: Mapping[str, Any], client_ip: str, client_key: str | No
     lead, errors = validate(payload)
     if lead is None:
         return SubmitResult("invalid", errors=errors)
-    key = _idempotency_key(lead, (client_key or "")[:200] or None)
+    key = _idempotency_key(lead, client_ip, client_key or None)
     existing = _find_recent(key)
     if existing is not None:
         return SubmitResult("accepted", lead_id=existing, duplicate=True)

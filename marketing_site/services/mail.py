@@ -17,6 +17,7 @@ import os
 import random
 import re
 import threading
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate
@@ -148,6 +149,17 @@ def claim_due(now: datetime, limit: int = BATCH) -> list[OutboxMessage]:
     return claimed
 
 
+def retry(ids: Sequence[int], all_failed: bool) -> int:
+    """Put failed (or chosen) messages back in the queue, due now."""
+    with new_session() as session, session.begin():
+        statement = update(OutboxMessage).values(status="pending", next_attempt_at=utcnow(), locked_until=None)
+        if all_failed:
+            statement = statement.where(col(OutboxMessage.status) == "failed")
+        else:
+            statement = statement.where(col(OutboxMessage.id).in_(ids)).where(col(OutboxMessage.status) != "sent")
+        return rows_changed(session.execute(statement))
+
+
 def _record(message_id: int, **values) -> None:
     with new_session() as session, session.begin():
         session.execute(update(OutboxMessage).where(col(OutboxMessage.id) == message_id).values(**values))
@@ -162,7 +174,9 @@ async def send_one(message: OutboxMessage) -> str:
         await deliver(compose(message))
     except PermanentFailure as error:
         log.error("outbox message %s refused permanently: %s", message.id, error)
-        await asyncio.to_thread(_record, message_id, status="failed", locked_until=None, last_error=str(error)[:500])
+        await asyncio.to_thread(
+            _record, message_id, status="failed", locked_until=None, failed_at=utcnow(), last_error=str(error)[:500]
+        )
         return "failed"
     except TemporaryFailure as error:
         if message.attempts >= settings.outbox_max_attempts:
@@ -173,8 +187,15 @@ async def send_one(message: OutboxMessage) -> str:
                 seconds=backoff_seconds(message.attempts, settings.outbox_retry_base_seconds)
             )
         log.warning("outbox message %s attempt %s failed: %s", message.id, message.attempts, error)
+        failed_at = {"failed_at": next_at} if status == "failed" else {}
         await asyncio.to_thread(
-            _record, message_id, status=status, locked_until=None, next_attempt_at=next_at, last_error=str(error)[:500]
+            _record,
+            message_id,
+            status=status,
+            locked_until=None,
+            next_attempt_at=next_at,
+            last_error=str(error)[:500],
+            **failed_at,
         )
         return status
     await asyncio.to_thread(_record, message_id, status="sent", locked_until=None, sent_at=utcnow(), last_error=None)

@@ -1,31 +1,25 @@
 """The password-reset form: honest about what happens.
 
-With OIDC_PASSWORD_RESET_URL set, the backend POSTs `{"client_id", "email"}` as JSON to
-the identity provider's reset endpoint (Auth0's /dbconnections/change_password shape) and
-the page says whether the provider accepted the request: a 2xx means the provider sends
-its reset mail if the account exists (the page never says whether it does); anything else,
-or no answer, is shown as a failure with the way to get help. Without it (the default) the
-site cannot send anything: the page shows no form, only how to reset (the provider's own
+With OIDC_PASSWORD_RESET_URL set, the backend relays the request to the identity provider
+(`services.password_reset`, rate-limited) and the page says whether the provider accepted it:
+a 2xx means the provider sends its reset mail if the account exists (the page never says
+whether it does); anything else, or no answer, is shown as a failure with the way to get help;
+too many requests, as a request to try again later (nothing was sent). Without it (the default)
+the site cannot send anything: the page shows no form, only how to reset (the provider's own
 "forgotten password" link on its login page, or contact).
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-import httpx2
 import reflex as rx
 
+from marketing_site.services import password_reset
+from marketing_site.services.password_reset import FAILED, RATE_LIMITED, REQUESTED
 from marketing_site.settings import get_settings
 
-logger = logging.getLogger(__name__)
-
-HTTP_TIMEOUT_SECONDS = 10.0
-EMAIL_MAX = 320
-
-# What the last submission led to.
-REQUESTED, FAILED = "requested", "failed"
+__all__ = ["FAILED", "RATE_LIMITED", "REQUESTED", "PasswordResetState"]
 
 
 class PasswordResetState(rx.State):
@@ -43,22 +37,14 @@ class PasswordResetState(rx.State):
 
     @rx.event
     async def submit(self, form_data: dict[str, Any]):
-        settings = get_settings()
-        email = str(form_data.get("email") or "").strip()[:EMAIL_MAX]
-        if not settings.oidc_password_reset_url or not email:
+        email = str(form_data.get("email") or "").strip()
+        if not get_settings().oidc_password_reset_url or not email:
             return
         self.busy = True
         yield
-        try:
-            async with httpx2.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS) as http:
-                response = await http.post(
-                    settings.oidc_password_reset_url,
-                    json={"client_id": settings.oidc_client_id, "email": email},
-                )
-            accepted = response.is_success
-            logger.info("password reset requested: provider answered %s", response.status_code)
-        except httpx2.HTTPError as error:
-            accepted = False
-            logger.warning("password reset request failed: %r", error)
-        self.outcome = REQUESTED if accepted else FAILED
+        headers = self.router.headers.raw_headers
+        client = password_reset.client_of(
+            headers.get("asgi-scope-client") or self.router.session.client_ip, headers.get("x-forwarded-for", "")
+        )
+        self.outcome, _wait = await password_reset.request_reset(email, client)
         self.busy = False

@@ -18,7 +18,7 @@ from marketing_site.components.links import link
 from marketing_site.i18n import message
 from marketing_site.settings import get_settings
 from marketing_site.state.auth import login_url
-from marketing_site.state.password_reset import FAILED, REQUESTED, PasswordResetState
+from marketing_site.state.password_reset import FAILED, RATE_LIMITED, REQUESTED, PasswordResetState
 
 ON_LOAD = PasswordResetState.load
 
@@ -50,6 +50,18 @@ def reset_form() -> rx.Component:
                     role="alert",
                     class_name="account__note",
                     data_testid="reset-failed",
+                ),
+                _form(),
+            ),
+        ),
+        (
+            RATE_LIMITED,
+            rx.fragment(
+                rx.el.p(
+                    message("reset_password.rate_limited"),
+                    role="alert",
+                    class_name="account__note",
+                    data_testid="reset-rate-limited",
                 ),
                 _form(),
             ),
