@@ -24,7 +24,8 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+
+from bench_database import pg_database
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -150,19 +151,6 @@ def _cases():
     ]
 
 
-def _pg_database(server_url: str, name: str, create: bool) -> str:
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.pool import NullPool
-
-    admin = create_engine(server_url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        if create:
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
-    return urlunsplit(urlsplit(server_url)._replace(path="/" + name))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 100_000])
@@ -173,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         for size in args.sizes:
             if args.database_url:
-                url = _pg_database(args.database_url, f"bench_console_{size}", create=True)
+                url = pg_database(args.database_url, f"bench_console_{size}", create=True)
             else:
                 url = f"sqlite:///{Path(folder) / f'bench-{size}.db'}"
             _use_database(url)
@@ -186,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
 
             db.get_engine().dispose()
             if args.database_url:
-                _pg_database(args.database_url, f"bench_console_{size}", create=False)
+                pg_database(args.database_url, f"bench_console_{size}", create=False)
     engine = "PostgreSQL" if args.database_url else "SQLite"
     width = max(len(label) for label in results)
     print(f"console server time, {engine}, median of {args.runs} (ms)")

@@ -30,7 +30,8 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+
+from bench_database import pg_database
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -223,19 +224,6 @@ def _burst(count: int) -> tuple[float, int, int]:
     return count / elapsed, rows, int(views or 0)
 
 
-def _pg_database(server_url: str, name: str, create: bool) -> str:
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.pool import NullPool
-
-    admin = create_engine(server_url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        if create:
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
-    return urlunsplit(urlsplit(server_url)._replace(path="/" + name))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--views-per-month", type=int, default=1_000_000)
@@ -246,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         if args.database_url:
-            url = _pg_database(args.database_url, "bench_traffic", create=True)
+            url = pg_database(args.database_url, "bench_traffic", create=True)
         else:
             url = f"sqlite:///{Path(folder) / 'bench-traffic.db'}"
         _use_database(url)
@@ -264,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
 
         db.get_engine().dispose()
         if args.database_url:
-            _pg_database(args.database_url, "bench_traffic", create=False)
+            pg_database(args.database_url, "bench_traffic", create=False)
     engine = "PostgreSQL" if args.database_url else "SQLite"
     width = max(len(label) for label, _ in results)
     print(f"traffic view server time, {engine}, {rows:,} daily totals, median of {args.runs} (ms)")
