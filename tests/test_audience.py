@@ -189,7 +189,7 @@ def test_a_lead_keeps_its_visit_attribution_in_the_row_the_mail_and_the_export(a
     assert "Site référent : www.google.com" in mail.body
     out = io.StringIO()
     ops.export_leads(out)
-    (row,) = csv.DictReader(io.StringIO(out.getvalue()))
+    (row,) = csv.DictReader(io.StringIO(out.getvalue().removeprefix("\ufeff")), delimiter=";")
     assert {k: row[k] for k in ("landing_page", "referrer", "utm_source", "utm_medium", "utm_campaign")} == {
         "landing_page": KYC,
         "referrer": "www.google.com",
