@@ -72,8 +72,9 @@ BACKEND_PREFIXES = (
     "/_all_routes",
 )
 # Files of the build that no page needs, never served: the widgets' JSX sources (compiled into
-# /assets/), this manifest, their compressed copies, and hidden files (deploy/nginx does the same).
-NOT_PUBLIC = re.compile(r"(\.jsx|/exact-paths\.json)(\.gz|\.br)?$|/\.")
+# /assets/), this manifest, their compressed copies, and hidden files but /.well-known/ (RFC 8615:
+# security.txt lives there); deploy/nginx does the same.
+NOT_PUBLIC = re.compile(r"(\.jsx|/exact-paths\.json)(\.gz|\.br)?$|/\.(?!well-known/)")
 # Precompressed sidecars, in order of preference (the build writes both).
 COMPRESSION = ("brotli", "gzip")
 # Hashed build assets never change under the same name.

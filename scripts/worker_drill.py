@@ -45,11 +45,11 @@ def backend_workers(site: lead_drill.SiteServer) -> list[int]:
 
 
 async def answers_again(url: str, since: float) -> float:
-    """Seconds from `since` until the site answers /ping."""
+    """Seconds from `since` until the site answers its liveness path."""
     async with httpx2.AsyncClient(timeout=2) as client:
         while True:
             try:
-                if (await client.get(url + "/ping")).status_code == 200:
+                if (await client.get(url + "/api/v1/health/live")).status_code == 200:
                     return time.monotonic() - since
             except httpx2.HTTPError:
                 pass

@@ -120,8 +120,11 @@ def test_page_change_plays_300ms_fade_and_scale(new_page, site):
     page = _open(new_page, site, "/compare")
     animation = "e => [getComputedStyle(e).animationName, getComputedStyle(e).animationDuration]"
     assert page.locator("main").evaluate(animation)[0] == "none"
+    page.locator("main").evaluate("e => { e.dataset.previous = '1'; }")
     page.locator("footer a", has_text="Webinars").click()
     page.wait_for_url("**/webinar-wealth-management")
+    # The URL changes before React swaps the page: wait for the new page's <main>.
+    page.wait_for_function("() => { const m = document.querySelector('main'); return m && !m.dataset.previous; }")
     assert page.locator("main").evaluate(animation) == ["page-enter", "0.3s"]
 
 

@@ -459,8 +459,8 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
     # The Document column and filter name demo leads in the page's language.
     _filter(page, form="demo")
     page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-testid=console-leads] td[data-col=form]')]"
-        ".some((td) => td.innerText === 'Rendez-vous de démo')"
+        "() => ((tds) => tds.length > 0 && tds.every((td) => td.innerText === 'Rendez-vous de démo'))"
+        "([...document.querySelectorAll('[data-testid=console-leads] td[data-col=form]')])"
     )
     assert set(page.locator("[data-testid=console-leads] td[data-col=form]").all_inner_texts()) == {
         "Rendez-vous de démo"

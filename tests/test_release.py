@@ -86,7 +86,7 @@ def test_release_unpacks_installs_migrates_serves_and_takes_a_lead(tmp_path):
         answered_after = None
         while time.monotonic() - began < 120 and serving.poll() is None:
             try:
-                if httpx2.get(url + "/ping", timeout=2).status_code == 200:
+                if httpx2.get(url + "/api/v1/health/live", timeout=2).status_code == 200:
                     answered_after = time.monotonic() - began
                     break
             except httpx2.HTTPError:

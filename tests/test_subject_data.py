@@ -12,6 +12,7 @@ import logging
 import os
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -199,7 +200,9 @@ def test_erasure_cancels_the_demo_to_come_and_tells_sales_over_smtp(person, monk
         monkeypatch.setenv("SMTP_PORT", str(sink.port))
         monkeypatch.setenv("SMTP_STARTTLS", "false")
         settings.get_settings.cache_clear()
-        asyncio.run(mail.process_due())
+        # In a thread of its own: Playwright's sync API may own this thread's event loop.
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, mail.process_due()).result()
         invitations = {
             part.get_payload(decode=True).decode(): message
             for message in sink.received()
