@@ -14,12 +14,15 @@ import { refs } from "$/utils/state";
 const REPORT_URL = "/api/v1/client-report";
 const REF_NAME = "ref_site_error";
 
+// Eight hexadecimal characters, the first a letter, as the server makes them (logs.new_reference):
+// the log's phone-number mask would hide an all-digit one.
 function newReference() {
   const bytes = new Uint8Array(4);
   crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0"))
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0"))
     .join("")
     .toUpperCase();
+  return "ABCDEF"[bytes[0] % 6] + hex.slice(1);
 }
 
 export function SiteNotice({ messages }) {

@@ -11,20 +11,16 @@
 from __future__ import annotations
 
 import logging
-import secrets
 
 import reflex as rx
 from reflex_base.event import EventSpec
+
+from marketing_site.logs import new_reference
 
 logger = logging.getLogger("marketing_site.failures")
 
 # The ref of assets/site_notice.jsx (Reflex prefixes `ref_`).
 NOTICE_REF = "site_error"
-
-
-def new_reference() -> str:
-    """Eight hexadecimal characters: short to read out, unique enough to find in a day's log."""
-    return secrets.token_hex(4).upper()
 
 
 def report_backend_exception(exception: Exception) -> EventSpec:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import secrets
 import sys
 import time
 
@@ -111,3 +112,10 @@ def configure() -> None:
             logger.removeHandler(handler)
         # Levels stay each library's own (SQLAlchemy's WARNING keeps its SQL echo off).
         logger.propagate = True
+
+
+def new_reference() -> str:
+    """A failure's reference, quoted by the person and found in the server log: eight hexadecimal
+    characters, the first a letter, so that the log's phone-number mask (PHONE) never takes an
+    all-digit reference for a phone number and hides it."""
+    return secrets.choice("ABCDEF") + secrets.token_hex(4)[1:].upper()

@@ -119,7 +119,7 @@ def test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference(
     _send(relay, event, f"{PricingState.get_full_name()}.use_alternate_prices", {"unexpected": 1})
     text, reference = _notice(page, "handler")
     assert MESSAGES[lang]["handler"] in text
-    assert re.fullmatch(r"[0-9A-F]{8}", reference)
+    assert re.fullmatch(r"[A-F][0-9A-F]{7}", reference)
     log = _wait_in_log(site_server, f"ref={reference}")
     assert "use_alternate_prices" in log.split(f"ref={reference}", 1)[1][:4000]
     # Reflex's toast (blocked by the CSP) is not what told the visitor.

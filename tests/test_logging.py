@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -64,3 +65,15 @@ def test_development_writes_readable_lines():
     assert all(not line.startswith("{") for line in lines)
     assert "ERROR _granian Unexpected exit from worker-2" in done.stderr
     assert [s for s in SECRETS if s in done.stderr] == []
+
+
+def test_failure_references_survive_the_phone_number_mask():
+    """A reference is quoted by the person and searched in the log: the mask must never hide it
+    (an all-digit one, like 36171810, was taken for a phone number)."""
+    from marketing_site.logs import PHONE, new_reference, redact
+
+    assert PHONE.search("ref=36171810")  # why references start with a letter
+    for _ in range(2000):
+        reference = new_reference()
+        assert re.fullmatch(r"[A-F][0-9A-F]{7}", reference)
+        assert redact(f"event handler failed ref={reference}").endswith(f"ref={reference}")

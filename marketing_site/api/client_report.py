@@ -18,7 +18,7 @@ from marketing_site.services.rate_limit import make_rate_limiter
 logger = logging.getLogger("marketing_site.failures")
 
 CLIENT_REPORT_PATH = "/api/v1/client-report"
-_REFERENCE = re.compile(r"^[0-9A-F]{8}$")
+_REFERENCE = re.compile(r"^[A-F][0-9A-F]{7}$")  # logs.new_reference and site_notice.jsx
 _PATH = re.compile(r"^/\S{0,300}$")
 # A page reports at most one outage per reconnection; this bounds what one address can log.
 REPORTS_PER_IP = 30

@@ -18,7 +18,6 @@ import dataclasses
 import io
 import json
 import logging
-import secrets
 from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
@@ -34,6 +33,7 @@ from marketing_site.db.auth import AuthSession
 from marketing_site.db.booking import Booking
 from marketing_site.db.console import ConsoleAudit
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
+from marketing_site.logs import new_reference
 from marketing_site.services import audience, lead_export, mail, sessions
 from marketing_site.services.health import health_report
 from marketing_site.settings import get_settings
@@ -587,11 +587,6 @@ class ErasureFailed(RuntimeError):
         self.reference = reference
 
 
-def error_reference() -> str:
-    """A short reference a person can quote and the team can find in the server log."""
-    return secrets.token_hex(4).upper()
-
-
 def _audit(session: Session, operator: Operator, action: str, subject: str, counts: dict[str, int]) -> None:
     session.add(
         ConsoleAudit(
@@ -626,7 +621,7 @@ def erase_subject(operator: Operator, email: str) -> dict[str, int]:
             counts = {holder.name: holder.erase(session, email) for holder in HOLDERS}
             _audit(session, operator, "erase", subject, counts)
     except Exception as error:
-        reference = error_reference()
+        reference = new_reference()
         logger.exception("data-subject erasure failed ref=%s by %s, rolled back", reference, operator.sub)
         try:
             with new_session() as session, session.begin():
