@@ -14,10 +14,8 @@ query the table offers.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,7 +23,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bench_database import pg_database
+from bench_database import pg_database, use_database
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -34,21 +32,6 @@ BIN = Path(sys.executable).parent
 FORMS = ("ebook", "white_paper", "portal_documentation", "kyc_documentation", "subscription_documentation")
 NAMES = ("Martin", "Bernard", "Dubois", "Thomas", "Robert", "Richard", "Petit", "Durand", "Leroy", "Moreau")
 COMPANIES = ("Banque", "Gestion", "Patrimoine", "Family Office", "Capital", "Partners", "Conseil")
-
-
-def _use_database(url: str) -> None:
-    from marketing_site import db, settings
-
-    os.environ["DATABASE_URL"] = url
-    settings.get_settings.cache_clear()
-    db.engine_for.cache_clear()
-    subprocess.run(
-        [str(BIN / "alembic"), "upgrade", "head"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        env={**os.environ, "DATABASE_URL": url},
-    )
 
 
 def _seed(count: int) -> None:
@@ -164,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                 url = pg_database(args.database_url, f"bench_console_{size}", create=True)
             else:
                 url = f"sqlite:///{Path(folder) / f'bench-{size}.db'}"
-            _use_database(url)
+            use_database(url)
             start = time.perf_counter()
             _seed(size)
             print(f"seeded {size} leads in {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
 
 
 def pg_database(server_url: str, name: str, create: bool) -> str:
@@ -17,3 +24,19 @@ def pg_database(server_url: str, name: str, create: bool) -> str:
             connection.execute(text(f'CREATE DATABASE "{name}"'))
     admin.dispose()
     return urlunsplit(urlsplit(server_url)._replace(path="/" + name))
+
+
+def use_database(url: str) -> None:
+    """Point this process's settings and engine at `url`, migrated to head."""
+    from marketing_site import db, settings
+
+    os.environ["DATABASE_URL"] = url
+    settings.get_settings.cache_clear()
+    db.engine_for.cache_clear()
+    subprocess.run(
+        [str(BIN / "alembic"), "upgrade", "head"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        env={**os.environ, "DATABASE_URL": url},
+    )

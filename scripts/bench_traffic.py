@@ -23,7 +23,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,7 +30,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bench_database import pg_database
+from bench_database import pg_database, use_database
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -47,21 +46,6 @@ SOURCES = (
     + [(f"partner{n}.example.com", "", "", "") for n in range(20)]
 )
 DEVICES = ("desktop", "desktop", "desktop", "mobile", "mobile", "tablet")
-
-
-def _use_database(url: str) -> None:
-    from marketing_site import db, settings
-
-    os.environ["DATABASE_URL"] = url
-    settings.get_settings.cache_clear()
-    db.engine_for.cache_clear()
-    subprocess.run(
-        [str(BIN / "alembic"), "upgrade", "head"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        env={**os.environ, "DATABASE_URL": url},
-    )
 
 
 def _seed(views_per_month: int, months: int) -> tuple[int, int]:
@@ -237,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
             url = pg_database(args.database_url, "bench_traffic", create=True)
         else:
             url = f"sqlite:///{Path(folder) / 'bench-traffic.db'}"
-        _use_database(url)
+        use_database(url)
         start = time.perf_counter()
         rows, leads = _seed(args.views_per_month, args.months)
         print(
