@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import Column, DateTime, Index, text
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 
-from marketing_site.db.leads import utcnow
+from marketing_site.db.leads import VisitAttribution, utcnow
 
 CONFIRMED = "confirmed"
 CANCELLED = "cancelled"
@@ -19,7 +19,7 @@ def _timestamp(**kwargs) -> Column:
     return Column(DateTime(timezone=True), **kwargs)
 
 
-class Booking(SQLModel, table=True):
+class Booking(VisitAttribution, table=True):
     """A demo booked by a visitor; the partial unique index makes a slot bookable once."""
 
     __tablename__ = "booking"
@@ -38,13 +38,5 @@ class Booking(SQLModel, table=True):
     status: str = Field(default=CONFIRMED, max_length=10)  # confirmed | cancelled
     # The calendar invitation's UID: the cancellation refers to the same event.
     uid: str = Field(max_length=200, unique=True)
-    # Where the visit came from (db.leads.ATTRIBUTION), as on the booking's lead.
-    landing_page: str = Field(default="", max_length=200, sa_column_kwargs={"server_default": ""})
-    referrer: str = Field(default="", max_length=253, sa_column_kwargs={"server_default": ""})
-    utm_source: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
-    utm_medium: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
-    utm_campaign: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
-    utm_content: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
-    utm_term: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False))
     cancelled_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))

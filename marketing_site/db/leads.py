@@ -9,7 +9,6 @@ from sqlmodel import Field, SQLModel
 
 # Where a visit came from, as the browser kept it in page memory (services.audience cleans it):
 # on every lead and every booking, empty when unknown.
-ATTRIBUTION = ("landing_page", "referrer", "utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term")
 
 
 def utcnow() -> datetime:
@@ -20,7 +19,23 @@ def _timestamp(**kwargs) -> Column:
     return Column(DateTime(timezone=True), **kwargs)
 
 
-class Lead(SQLModel, table=True):
+class VisitAttribution(SQLModel):
+    """Where the visit came from (services.audience): its first page, the referring host and the
+    UTM tags; columns of both `lead` and `booking`."""
+
+    landing_page: str = Field(default="", max_length=200, sa_column_kwargs={"server_default": ""})
+    referrer: str = Field(default="", max_length=253, sa_column_kwargs={"server_default": ""})
+    utm_source: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
+    utm_medium: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
+    utm_campaign: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
+    utm_content: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
+    utm_term: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
+
+
+ATTRIBUTION = tuple(VisitAttribution.model_fields)
+
+
+class Lead(VisitAttribution, table=True):
     """A visitor who asked for a document, with the contact details they gave."""
 
     __tablename__ = "lead"
@@ -38,13 +53,6 @@ class Lead(SQLModel, table=True):
     # Anti-bot signals that cannot tell a person from a robot ("fast", "honeypot", comma-separated):
     # the lead is kept and mailed, and marked for the operators.
     flags: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
-    landing_page: str = Field(default="", max_length=200, sa_column_kwargs={"server_default": ""})
-    referrer: str = Field(default="", max_length=253, sa_column_kwargs={"server_default": ""})
-    utm_source: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
-    utm_medium: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
-    utm_campaign: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
-    utm_content: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
-    utm_term: str = Field(default="", max_length=100, sa_column_kwargs={"server_default": ""})
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False, index=True))
 
 
