@@ -32,7 +32,7 @@ def login_or_identity(text: dict, path: str, lang: str, **props) -> rx.Component
     """Anonymous: the Login link. Logged in: who they are (name, else email) in its place, a link
     to the login page, which takes a user with a role to their application (AuthState.redirect_by_role)."""
     return rx.cond(
-        AuthState.isAuthenticated,
+        AuthState.signedIn,
         ReactRouterLink.create(
             rx.el.span(text["signed_in_as"], " ", class_name="sr-only"),
             rx.el.span(AuthState.displayName, class_name="nav-identity__name"),
@@ -48,7 +48,7 @@ def login_or_identity(text: dict, path: str, lang: str, **props) -> rx.Component
 def logout_button(label: str) -> rx.Component:
     """A POST to /auth/logout (a cross-site page cannot log the visitor out: SameSite=Lax)."""
     return rx.cond(
-        AuthState.isAuthenticated,
+        AuthState.signedIn,
         NativeForm.create(
             rx.el.button(
                 rx.el.img(

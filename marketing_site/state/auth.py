@@ -98,6 +98,16 @@ class AuthState(rx.State):
     navigateTo: str = ""
     navigateReplace: bool = False
     clearCookie: str = ""
+    # The connection whose start-up `initialise` last ran on. A reload opens a new connection and
+    # restores this state (a Redis state outlives the page): its `isAuthenticated` is then an old
+    # answer until `initialise` runs again, so the page shows it only for the connection that
+    # checked it (a client-side navigation keeps the connection: no flicker).
+    checkedConnection: str = ""
+
+    @rx.var(cache=False)
+    def signedIn(self) -> bool:
+        """What the page shows: authenticated, as checked on this connection."""
+        return self.isAuthenticated and self.checkedConnection == self.router.session.session_id
 
     @rx.var
     def displayName(self) -> str:
@@ -133,6 +143,7 @@ class AuthState(rx.State):
         settings = get_settings()
         cookies = sessions.read_cookies(self.router.headers.cookie)
         events: list = []
+        self.checkedConnection = self.router.session.session_id
         self.error, self.errorCode = "", ""
         if sessions.ERROR_COOKIE in cookies:
             code = cookies[sessions.ERROR_COOKIE]

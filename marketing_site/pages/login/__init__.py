@@ -78,6 +78,6 @@ def page(lang: str) -> rx.Component:
     return account_layout(
         message("login.title"),
         message("login.lead"),
-        rx.cond(AuthState.isAuthenticated, signed_in(), login_form()),
+        rx.cond(AuthState.signedIn, signed_in(), login_form()),
         new_visitor_aside(),
     )
