@@ -54,6 +54,7 @@ def _seed(views_per_month: int, months: int) -> tuple[int, int]:
     from marketing_site.db import get_engine
     from marketing_site.db.audience import PageViewDay
     from marketing_site.db.leads import Lead
+    from marketing_site.services import audience
 
     rng = random.Random(7)
     paths = [(path, routes.page_lang(path)) for path in routes.public_paths()]
@@ -122,6 +123,7 @@ def _seed(views_per_month: int, months: int) -> tuple[int, int]:
                 connection.execute(Lead.__table__.insert(), leads)  # type: ignore[attr-defined]
                 leads_written += len(leads)
     with engine.begin() as connection:
+        audience.rebuild_rollups(connection)  # the per-page and per-source sums the view reads
         connection.exec_driver_sql("ANALYZE")
     return rows_written, leads_written
 
@@ -151,7 +153,7 @@ def _cases(months: int):
     for by in ("page", "campaign", "source", "language"):
         q = console.TrafficQuery(by, month.first, month.last)
         cases.append((f"traffic by {by}, last 30 days", lambda q=q: console.traffic_rows(q)))
-    for by in ("page", "source"):
+    for by in ("page", "campaign", "source"):
         q = console.TrafficQuery(by, everything.first, everything.last)
         cases.append((f"traffic by {by}, {months} months", lambda q=q: console.traffic_rows(q)))
     cases.append(("views and leads per week, funnel (26 weeks)", console.chart_and_funnel))

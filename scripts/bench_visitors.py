@@ -9,7 +9,8 @@ answers at --redis-url). For each N, N visitors arrive at once, each over its ow
 connection (HTTP/2, as a browser talks to nginx), each on one page of the mix:
 
 - the page's HTML, then everything Chromium requested from the site when it loaded that page
-  (scripts, stylesheets, images, the manifest: recorded once per page with Playwright);
+  (scripts, stylesheets, images, the manifest, and the audience beacon POSTed to the backend:
+  recorded once per page with Playwright);
 - "logged in": the same, with a session cookie and the login marker, and then the state
   websocket as Reflex's client opens it (Engine.IO over a websocket through nginx, the
   hydrate event in the CONNECT packet); the visit ends when the page is hydrated
@@ -119,24 +120,35 @@ def usage(pid: int) -> tuple[float, float, float | None]:
 # -- what a page view requests ------------------------------------------------------------------
 
 
-def record_requests(origin: str, paths: list[str]) -> dict[str, list[str]]:
-    """Every same-origin request Chromium makes when loading each page (the document excepted)."""
+# One request a page view makes: method, path and body (the audience beacon is a POST).
+Request = tuple[str, str, bytes | None]
+
+
+def record_requests(origin: str, paths: list[str]) -> dict[str, list[Request]]:
+    """Every same-origin request Chromium makes when loading each page (the document excepted),
+    the audience beacon among them."""
     from conftest import CHROMIUM, CHROMIUM_ARGS
     from playwright.sync_api import sync_playwright
 
-    recorded: dict[str, list[str]] = {}
+    recorded: dict[str, list[Request]] = {}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         context = browser.new_context(ignore_https_errors=True)
         for path in paths:
             page = context.new_page()
-            seen: list[str] = []
-            page.on("request", lambda r, seen=seen: seen.append(r.url) if r.url.startswith(origin) else None)
+            seen: list[Request] = []
+            page.on(
+                "request",
+                lambda r, seen=seen: (
+                    seen.append((r.method, r.url, r.post_data_buffer)) if r.url.startswith(origin) else None
+                ),
+            )
             page.goto(origin + quote(path, safe="/"))
             page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
             page.wait_for_timeout(300)
             document = origin + quote(path, safe="/")
-            recorded[path] = [u.removeprefix(origin) for u in dict.fromkeys(seen) if u != document]
+            unique = {(method, url): body for method, url, body in seen if url != document}
+            recorded[path] = [(method, url.removeprefix(origin), body) for (method, url), body in unique.items()]
             page.close()
         browser.close()
     return recorded
@@ -191,9 +203,10 @@ async def hydrate(origin: str, path: str, cookies: str, tls: ssl.SSLContext) -> 
         writer.close()
 
 
-async def fetch(client: httpx2.AsyncClient, url: str) -> None:
+async def fetch(client: httpx2.AsyncClient, url: str, method: str = "GET", body: bytes | None = None) -> None:
     """One request, its body read as sent (the load generator does not decompress it)."""
-    async with client.stream("GET", url) as response:
+    headers = {"content-type": "text/plain;charset=UTF-8"} if body is not None else None
+    async with client.stream(method, url, content=body, headers=headers) as response:
         response.raise_for_status()
         async for _ in response.aiter_raw():
             pass
@@ -205,7 +218,7 @@ async def visit(origin, path, assets, *, cookies, connect, start, tls) -> float:
     headers = {"accept-encoding": "gzip, deflate, br", **({"cookie": cookies} if cookies else {})}
     async with httpx2.AsyncClient(http2=True, verify=tls, timeout=120, headers=headers) as client:
         await asyncio.gather(fetch(client, origin + quote(path, safe="/")))
-        await asyncio.gather(*(fetch(client, origin + asset) for asset in assets))
+        await asyncio.gather(*(fetch(client, origin + asset, method, body) for method, asset, body in assets))
     if connect:
         await hydrate(origin, path, cookies, tls)
     return time.perf_counter() - began
@@ -324,7 +337,13 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="bench-visitors-"))
     proxy_port = free_port()
     origin = f"https://127.0.0.1:{proxy_port}"
-    settings = {"SITE_URL": origin, "SESSION_SECRET": secrets.token_urlsafe(32), "LOG_LEVEL": "WARNING"}
+    settings = {
+        "SITE_URL": origin,
+        "SESSION_SECRET": secrets.token_urlsafe(32),
+        "LOG_LEVEL": "WARNING",
+        # A crowd comes from many addresses; this one comes from one: every beacon is counted.
+        "AUDIENCE_RATE_LIMIT_PER_MINUTE": "1000000",
+    }
     redis = None
     try:
         import redis as redis_lib
@@ -367,8 +386,12 @@ def main() -> int:
         mix = page_mix()
         recorded = record_requests(origin, mix)
         assets = sum(len(v) for v in recorded.values()) / len(recorded)
+        # The limit row loads the same files; the beacon is the backend's (nginx alone has none).
+        files = {path: [r for r in requests if r[0] == "GET"] for path, requests in recorded.items()}
+        beacons = sum(len(recorded[p]) - len(files[p]) for p in recorded)
         print(
-            f"page mix: {len(mix)} pages, {assets:.1f} requests after the HTML on average; backend workers: "
+            f"page mix: {len(mix)} pages, {assets:.1f} requests after the HTML on average ({beacons} of "
+            f"{sum(map(len, recorded.values()))} are audience beacons, POSTed to the backend); backend workers: "
             f"{args.workers}, state manager: {'Redis' if redis else 'disk (in the worker)'}"
         )
         pid = app.proc.pid
@@ -379,7 +402,7 @@ def main() -> int:
             rows.append(row("anonymous, through nginx", n, asyncio.run(crowd(origin, n, recorded)), pid, before))
             time.sleep(2)
             rows.append(
-                row("nginx alone, no backend (the limit)", n, asyncio.run(crowd(alone.origin, n, recorded)), None, None)
+                row("nginx alone, no backend (the limit)", n, asyncio.run(crowd(alone.origin, n, files)), None, None)
             )
             time.sleep(2)
             before = usage(pid)

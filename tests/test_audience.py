@@ -163,9 +163,46 @@ def test_purge_deletes_totals_older_than_thirteen_months_with_the_leads(audience
     assert ops.main(["purge"]) == 0
     assert "deleted 1 daily audience total(s)" in capsys.readouterr().out
     assert [(row.day, row.views) for row in _totals()] == [(kept, 7)]
-    from marketing_site.db.audience import PagePathDay
+    from marketing_site.db.audience import ROLLUPS
 
-    assert [(row.day, row.views) for row in stored_rows(PagePathDay)] == [(kept, 7)]
+    for rollup, _ in ROLLUPS:
+        assert [(row.day, row.views) for row in stored_rows(rollup)] == [(kept, 7)], rollup.__tablename__
+
+
+def test_each_daily_sum_agrees_with_the_totals_it_sums(audience):
+    """The traffic view reads the sums (ROLLUPS), the totals are the record: written together by
+    add_views, they must say what summing the totals again says."""
+    from marketing_site import db
+    from marketing_site.db.audience import ROLLUPS
+
+    today = datetime.now(UTC).date()
+    views = [
+        audience.parse_beacon(beacon(**CAMPAIGN)),
+        audience.parse_beacon(beacon(**CAMPAIGN, device="mobile")),
+        audience.parse_beacon(beacon(KYC, referrer="www.google.com")),
+        audience.parse_beacon(beacon("/en/", lang="en", referrer="www.google.com", device="tablet")),
+    ]
+    audience.add_views({(today - timedelta(days=n % 2), view): 3 + n for n, view in enumerate(views)})
+    audience.add_views({(today, views[0]): 5})  # added to existing rows
+
+    def sums():
+        return {
+            rollup.__tablename__: sorted(
+                (tuple(str(getattr(row, key)) for key in keys), row.views) for row in stored_rows(rollup)
+            )
+            for rollup, keys in ROLLUPS
+        }
+
+    written = sums()
+    assert written["visit_source_day"] == [
+        ((str(today - timedelta(days=1)), "", "newsletter", "kyc-2026"), 4),
+        ((str(today - timedelta(days=1)), "www.google.com", "", ""), 6),
+        ((str(today), "", "newsletter", "kyc-2026"), 8),
+        ((str(today), "www.google.com", "", ""), 5),
+    ]
+    with db.get_engine().begin() as connection:
+        audience.rebuild_rollups(connection)
+    assert sums() == written
 
 
 def test_a_lead_keeps_its_visit_attribution_in_the_row_the_mail_and_the_export(audience):

@@ -35,7 +35,7 @@ from sqlmodel import col
 
 from marketing_site import routes
 from marketing_site.db import new_session
-from marketing_site.db.audience import DIMENSIONS, HOST_MAX, UTM_MAX, PagePathDay, PageViewDay
+from marketing_site.db.audience import DIMENSIONS, HOST_MAX, ROLLUPS, UTM_MAX, PagePathDay, PageViewDay, VisitSourceDay
 from marketing_site.db.leads import ATTRIBUTION, Lead
 from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
 from marketing_site.settings import get_settings
@@ -189,26 +189,46 @@ class ViewBuffer:
 
 
 def add_views(counts: Mapping[tuple[date, View], int]) -> None:
-    """Add views to the daily totals (and to the per-page sums), in one transaction: insert a
-    combination's row or add to its count."""
-    rows = [{"day": day, **dataclasses.asdict(view), "views": n} for (day, view), n in counts.items()]
-    per_page: Counter[tuple[date, str, str]] = Counter()
-    for (day, view), n in counts.items():
-        per_page[(day, view.path, view.lang)] += n
-    page_rows = [{"day": day, "path": path, "lang": lang, "views": n} for (day, path, lang), n in per_page.items()]
+    """Add views to the daily totals and to each of their sums (ROLLUPS), in one transaction:
+    insert a combination's row or add to its count."""
+    batches: list[tuple[Any, list[str], list[dict[str, Any]]]] = [
+        (
+            PageViewDay,
+            list(DIMENSIONS),
+            [{"day": day, **dataclasses.asdict(view), "views": n} for (day, view), n in counts.items()],
+        )
+    ]
+    for rollup, keys in ROLLUPS:
+        summed: Counter[tuple[Any, ...]] = Counter()
+        for (day, view), n in counts.items():
+            fields = {"day": day, **dataclasses.asdict(view)}
+            summed[tuple(fields[key] for key in keys)] += n
+        batches.append(
+            (rollup, list(keys), [{**dict(zip(keys, values, strict=True)), "views": n} for values, n in summed.items()])
+        )
     with new_session() as session, session.begin():
         dialect = session.get_bind().dialect.name
         insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        for table, keys, batch in (
-            (PageViewDay, list(DIMENSIONS), rows),
-            (PagePathDay, ["day", "path", "lang"], page_rows),
-        ):
+        for table, unique_keys, batch in batches:
             for start in range(0, len(batch), 500):
                 statement = insert(table).values(batch[start : start + 500])
                 statement = statement.on_conflict_do_update(
-                    index_elements=keys, set_={"views": table.views + statement.excluded.views}
+                    index_elements=unique_keys, set_={"views": table.views + statement.excluded.views}
                 )
                 session.execute(statement)
+
+
+def rebuild_rollups(connection: Any) -> None:
+    """Recompute every daily sum (ROLLUPS) from the daily totals: for data written straight
+    into page_view_day (the traffic benchmark's seed)."""
+    for rollup, keys in ROLLUPS:
+        columns = [getattr(PageViewDay, key) for key in keys]
+        connection.execute(rollup.__table__.delete())
+        connection.execute(
+            rollup.__table__.insert().from_select(
+                [*keys, "views"], select(*columns, func.sum(PageViewDay.views)).group_by(*columns)
+            )
+        )
 
 
 BUFFER = ViewBuffer()
@@ -256,7 +276,7 @@ def _views_key(by: str) -> tuple[Any, Any]:
         return PagePathDay, PagePathDay.path
     if by == "language":
         return PagePathDay, PagePathDay.lang
-    return PageViewDay, PageViewDay.utm_campaign if by == "campaign" else source_of(PageViewDay)
+    return VisitSourceDay, VisitSourceDay.utm_campaign if by == "campaign" else source_of(VisitSourceDay)
 
 
 def _leads_key(by: str) -> Any:

@@ -16,7 +16,7 @@ from sqlalchemy import delete, func
 from sqlmodel import col, select
 
 from marketing_site.db import new_session
-from marketing_site.db.audience import PagePathDay, PageViewDay
+from marketing_site.db.audience import ROLLUPS, PageViewDay
 from marketing_site.db.booking import Booking
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services import booking
@@ -66,7 +66,8 @@ def purge_leads(months: int, now: datetime | None = None, dry_run: bool = False)
         ).one()
         if not dry_run:
             session.execute(delete(PageViewDay).where(col(PageViewDay.day) < views_cutoff))
-            session.execute(delete(PagePathDay).where(col(PagePathDay.day) < views_cutoff))
+            for rollup, _ in ROLLUPS:
+                session.execute(delete(rollup).where(col(rollup.day) < views_cutoff))
             ids = list(session.exec(lead_ids).all())
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
