@@ -147,3 +147,52 @@ def not_found_suggestions(page, url: str) -> tuple[int, list[str]]:
         page.wait_for_timeout(300)  # an effect after hydration; none may come
     hrefs = found.locator("a").evaluate_all("(links) => links.map((a) => decodeURIComponent(a.pathname))")
     return response.status, hrefs
+
+
+# Where the focused element is and whether a person can see it; `null` once focus is back on
+# the body or on an element already visited (the walk has come round). The walks run with
+# reduced motion (no smooth scrolling); what still moves on focus (a skip link sliding in, a
+# menu closing) is waited for, so the element is judged where it ends up.
+FOCUS_STATE = """async () => {
+  // Transitions that move or hide something (a skip link sliding in), not colour fades.
+  const moving = document.getAnimations().filter((a) => a instanceof CSSTransition && !/color|shadow|outline/.test(a.transitionProperty));
+  if (moving.length) await Promise.all(moving.map((a) => a.finished.catch(() => null)));
+  const e = document.activeElement;
+  window.__visited = window.__visited || new WeakSet();
+  if (!e || e === document.body || window.__visited.has(e)) return null;
+  window.__visited.add(e);
+  const label = (e.getAttribute('aria-label') || e.textContent || e.value || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
+  const desc = `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${label}"`;
+  const r = e.getBoundingClientRect();
+  if (r.width < 1 || r.height < 1 || !e.checkVisibility({opacityProperty: true, visibilityProperty: true}))
+    return {desc, problem: 'invisible'};
+  if (r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= innerWidth)
+    return {desc, problem: 'out of view'};
+  // The middle of its first box in view (a link wrapping over two lines has two) must be
+  // the element itself or what it contains.
+  const box = [...e.getClientRects()].find((b) => b.bottom > 0 && b.top < innerHeight && b.width >= 1) || r;
+  const x = (Math.max(box.left, 0) + Math.min(box.right, innerWidth)) / 2;
+  const y = (Math.max(box.top, 0) + Math.min(box.bottom, innerHeight)) / 2;
+  const hit = document.elementFromPoint(x, y);
+  if (hit && hit !== e && !e.contains(hit) && !(hit.tagName === 'LABEL' && hit.control === e))
+    return {desc, problem: `covered by ${hit.tagName.toLowerCase()}.${String(hit.className).split(' ')[0]}`};
+  return {desc, problem: ''};
+}"""
+MAX_TABS = 250
+
+
+def tab_walk(page) -> tuple[int, list[str]]:
+    """Tab from the top of the page until focus comes round; (stops, problems)."""
+    page.evaluate(
+        "() => { window.__visited = new WeakSet(); document.activeElement && document.activeElement.blur(); }"
+    )
+    problems, stops = [], 0
+    for _ in range(MAX_TABS):
+        page.keyboard.press("Tab")
+        state = page.evaluate(FOCUS_STATE)
+        if state is None:
+            break
+        stops += 1
+        if state["problem"]:
+            problems.append(f"{state['desc']}: {state['problem']}")
+    return stops, problems

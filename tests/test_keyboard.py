@@ -1,77 +1,31 @@
-"""Keyboard-only journeys in Chromium: Tab walks every public page with the consent banner
-showing, and fails when the focused element is covered (by the fixed banner, the sticky
-header …), out of view or invisible; the mobile menu and the Solutions menu give focus back
-and close when focus leaves them; a client-side page change moves focus to the new page."""
+"""Keyboard-only journeys in Chromium: the mobile menu and the Solutions menu give focus back
+and close when focus leaves them; a client-side page change moves focus to the new page; the
+consent banner answers by keyboard. (The Tab walk of every route is in test_accessibility.py,
+in the same page load as the WCAG checkers.)"""
 
 from __future__ import annotations
 
 from urllib.parse import quote
 
 import pytest
+from browser_checks import tab_walk
 
 from marketing_site import routes
 
 pytestmark = pytest.mark.browser
 
-# Where the focused element is and whether a person can see it; `null` once focus is back on
-# the body or on an element already visited (the walk has come round). The walks run with
-# reduced motion (no smooth scrolling): the focused element is where it ends up at the next frame.
-FOCUS_STATE = """async () => {
-  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-  const e = document.activeElement;
-  window.__visited = window.__visited || new WeakSet();
-  if (!e || e === document.body || window.__visited.has(e)) return null;
-  window.__visited.add(e);
-  const label = (e.getAttribute('aria-label') || e.textContent || e.value || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
-  const desc = `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${label}"`;
-  const r = e.getBoundingClientRect();
-  if (r.width < 1 || r.height < 1 || !e.checkVisibility({opacityProperty: true, visibilityProperty: true}))
-    return {desc, problem: 'invisible'};
-  if (r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= innerWidth)
-    return {desc, problem: 'out of view'};
-  // The middle of its first box in view (a link wrapping over two lines has two) must be
-  // the element itself or what it contains.
-  const box = [...e.getClientRects()].find((b) => b.bottom > 0 && b.top < innerHeight && b.width >= 1) || r;
-  const x = (Math.max(box.left, 0) + Math.min(box.right, innerWidth)) / 2;
-  const y = (Math.max(box.top, 0) + Math.min(box.bottom, innerHeight)) / 2;
-  const hit = document.elementFromPoint(x, y);
-  if (hit && hit !== e && !e.contains(hit) && !(hit.tagName === 'LABEL' && hit.control === e))
-    return {desc, problem: `covered by ${hit.tagName.toLowerCase()}.${String(hit.className).split(' ')[0]}`};
-  return {desc, problem: ''};
-}"""
-MAX_TABS = 250
 
-
-def tab_walk(page) -> tuple[int, list[str]]:
-    """Tab from the top of the page until focus comes round; (stops, problems)."""
-    page.evaluate(
-        "() => { window.__visited = new WeakSet(); document.activeElement && document.activeElement.blur(); }"
+def test_the_tab_walk_reports_a_covered_element_and_judges_a_sliding_one_where_it_ends(new_page):
+    """The walk of every route (test_accessibility.py) on a page made to fail it: a link under a
+    fixed bar is reported; a skip link sliding into view on focus is not."""
+    page = new_page(reduced_motion="reduce")
+    page.set_content(
+        "<style>.skip{position:absolute;top:0;transform:translateY(-200%);transition:transform .3s}"
+        ".skip:focus{transform:none}.bar{position:fixed;bottom:0;left:0;right:0;height:120px;background:#fff}"
+        "</style><a class=skip href=#m>Skip</a><main id=m><a href=#a>Visible</a><div style=height:2000px></div>"
+        "</main><a href=#b style=position:fixed;bottom:10px>Under the bar</a><div class=bar></div>"
     )
-    problems, stops = [], 0
-    for _ in range(MAX_TABS):
-        page.keyboard.press("Tab")
-        state = page.evaluate(FOCUS_STATE)
-        if state is None:
-            break
-        stops += 1
-        if state["problem"]:
-            problems.append(f"{state['desc']}: {state['problem']}")
-    return stops, problems
-
-
-@pytest.mark.parametrize("width", [375, 1280])
-def test_tab_through_every_page_keeps_the_focused_element_in_sight(new_page, site, width):
-    page = new_page(width=width, height=740 if width < 600 else 800, reduced_motion="reduce")
-    found = {}
-    for path in routes.public_paths():
-        page.context.clear_cookies()  # the consent banner shows on every page
-        page.goto(site + quote(path, safe="/"), wait_until="networkidle")
-        assert page.locator(".consent-banner").is_visible(), path
-        stops, problems = tab_walk(page)
-        assert stops > 3, path
-        if problems:
-            found[path] = problems
-    assert found == {}
+    assert tab_walk(page) == (3, ['a "Under the bar": covered by div.bar'])
 
 
 def test_mobile_menu_escape_returns_focus_and_tabbing_out_closes_it(new_page, site):
