@@ -8,6 +8,9 @@ Reflex gets five things wrong for this site, and this module is the one place th
    react-router prerender one path per language that no page matches, so the not-found
    page exists as HTML rendered by the catch-all routes themselves (the French one for
    `*`, the English one for `/en/*`), and hydrates cleanly at any unknown path.
+   Its backend finds a page's on_load events by the browser's path, which the browser
+   percent-encodes (`/portail-client-priv%C3%A9e`): `install` has the lookup decode it, or
+   an accented page would run the not-found page's events instead of its own.
 2. Its production static server answers `/x` with a redirect to `/x/`, and looks accented
    pages up under their decoded name while the prerenderer writes them percent-encoded.
    `ExactPathSite` (an ASGI wrapper installed with `api_transformer`) serves each page of
@@ -40,7 +43,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote_to_bytes
+from urllib.parse import quote, unquote, unquote_to_bytes
 
 from reflex_base.plugins import Plugin
 
@@ -94,6 +97,7 @@ def install() -> None:
     from reflex_base import constants
 
     constants.RouteRegex.SLUG = re.compile(r"[\w-]+")  # \w is Unicode-aware
+    _decode_load_event_paths()
     original = frontend_skeleton._update_react_router_config
     if getattr(original, "prerenders_not_found", False):
         return
@@ -112,6 +116,21 @@ def install() -> None:
 
     react_router_config.prerenders_not_found = True  # type: ignore[attr-defined]  # a marker on the function: installed once
     frontend_skeleton._update_react_router_config = react_router_config
+
+
+def _decode_load_event_paths() -> None:
+    """`App.get_load_events` looks the browser's percent-encoded path up among decoded routes."""
+    from reflex.app import App
+
+    original = App.get_load_events
+    if getattr(original, "decodes_paths", False):
+        return
+
+    def get_load_events(self: App, path: str) -> Any:
+        return original(self, unquote(path))
+
+    get_load_events.decodes_paths = True  # type: ignore[attr-defined]  # a marker: installed once
+    App.get_load_events = get_load_events  # type: ignore[method-assign]
 
 
 def respawn_failed_workers() -> None:

@@ -78,6 +78,7 @@ def _add_site_pages(app: rx.App) -> None:
             description=not_found_text["description"],
             image=seo.og_image_url(None, lang),
             meta=seo.head_tags(None, lang),
+            on_load=[AuthState.initialise],  # a logged-in visitor's navbar, as on every page
         )
 
 

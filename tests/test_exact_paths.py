@@ -42,6 +42,20 @@ def test_accented_route_parts_are_accepted():
         verify_route_validity("a b")
 
 
+def test_an_accented_page_runs_its_own_on_load_events():
+    """The browser sends its path percent-encoded; Reflex looks on_load up by decoded routes."""
+    from marketing_site.marketing_site import app
+    from marketing_site.state.auth import AuthState
+
+    accented = routes.FEATURE_PORTAL.fr
+    assert accented != quote(accented)  # the case this is about
+    events = app.get_load_events(quote(accented))
+    assert events is app.get_load_events(accented)  # the page's own list, not the not-found page's
+    assert events[0] == AuthState.initialise
+    # The not-found page's own: a logged-in visitor's navbar there too.
+    assert app.get_load_events(quote("/en/pas-une-page")) == [AuthState.initialise]
+
+
 @pytest.fixture
 def site_tree(tmp_path):
     (tmp_path / "index.html").write_text("<html>home</html>")
