@@ -110,31 +110,31 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_browser_pages.py::test_switch_event_applies_alternate_set_on_the_accented_page \
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py \
 	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
+# That pass runs beside the SQLite one (each keeps about one core busy; CI has two), on its own
+# port and its own build (.web-engines), its output in test-artifacts/engines.log, shown after.
+ENGINE_TEST_PORT ?= 8865
+ENGINE_WEB := $(CURDIR)/.web-engines
 
 test: migrate chromium nginx fonts java $(OIDC_PROVIDER)
 	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
-	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $(PYTEST_ARGS)
-	@if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
-		echo "--- again on PostgreSQL and Redis, two workers per site"; \
-		TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $(ENGINE_TESTS); \
-	fi
+	@mkdir -p test-artifacts; engines=""; \
+	if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
+		$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=http://127.0.0.1:$(ENGINE_TEST_PORT)/__test-analytics.js \
+			REFLEX_WEB_WORKDIR=$(ENGINE_WEB) $(MAKE) --no-print-directory build PORT=$(ENGINE_TEST_PORT) || exit 1; \
+		echo "--- the PostgreSQL and Redis pass runs beside this one: test-artifacts/engines.log"; \
+		TEST_PORT=$(ENGINE_TEST_PORT) TEST_WEB_DIR=$(ENGINE_WEB) $(BIN)/python -m pytest -p no:cacheprovider \
+			$(ENGINE_TESTS) > test-artifacts/engines.log 2>&1 & engines=$$!; \
+	fi; \
+	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $(PYTEST_ARGS); sqlite=$$?; \
+	status=0; \
+	if [ -n "$$engines" ]; then \
+		wait $$engines; status=$$?; \
+		echo "--- again on PostgreSQL and Redis, two workers per site (test-artifacts/engines.log)"; \
+		cat test-artifacts/engines.log; \
+	fi; \
+	[ $$sqlite -eq 0 ] && [ $$status -eq 0 ]
 
-# One archive under dist/ for servers: ./install (runtime group of the lock only), ./migrate and
-# ./serve (the prebuilt site, WORKERS honoured), see deploy/README.md. SITE_URL is the public
-# address the pages are built for: `make release SITE_URL=https://www.nereo-wealth.fr`.
-release: install
-	@test -n "$(SITE_URL)" || { echo "make release SITE_URL=https://… (the pages are built for it)"; exit 2; }
-	$(MAKE) --no-print-directory build SITE_URL=$(SITE_URL)
-	$(BIN)/python scripts/release.py --out dist
 
-# Known vulnerabilities in the locked packages (PyPI's advisory data).
-audit: install
-	$(UV) export --frozen --all-groups --no-emit-project --no-hashes --quiet --output-file $(VENV)/audit-requirements.txt
-	$(BIN)/pip-audit --requirement $(VENV)/audit-requirements.txt --no-deps --disable-pip --progress-spinner off
-
-# The gate before the tests: formatting and lint on the whole tree, every imported package
-# declared (deptry), types of the layers below the pages (mypy, files in pyproject.toml), and
-# models and migrations in agreement (alembic check on a scratch database migrated to head).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -166,4 +166,4 @@ bench-visitors: migrate chromium nginx
 	$(BIN)/python scripts/bench_visitors.py --visitors $(VISITORS)
 
 clean:
-	rm -rf .web .states var test-artifacts dist
+	rm -rf .web .web-engines .states var test-artifacts dist

@@ -20,7 +20,17 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from servers import ARTIFACTS, BIN, ROOT, SiteServer, SmtpSink, drop_test_databases, engines, migrated_sqlite_copy
+from servers import (
+    ARTIFACTS,
+    BIN,
+    ROOT,
+    WEB_DIR,
+    SiteServer,
+    SmtpSink,
+    drop_test_databases,
+    engines,
+    migrated_sqlite_copy,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -109,7 +119,7 @@ def site_server(workdir, smtp, auth_services) -> Iterator[SiteServer]:
     the session's SMTP server and the loopback identity provider."""
     port = int(os.environ.get("TEST_PORT", "8765"))
     server = SiteServer(port, workdir, smtp, **auth_services["env"])
-    manifest = ROOT / ".web" / "build" / "client" / "exact-paths.json"
+    manifest = WEB_DIR / "build" / "client" / "exact-paths.json"
     if not manifest.exists():
         subprocess.run(
             [str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],

@@ -33,6 +33,9 @@ from aiosmtpd.controller import Controller
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / ".venv" / "bin"
 ARTIFACTS = ROOT / "test-artifacts"
+# The production build the session's site serves: the project's `.web`, or (TEST_WEB_DIR) a build
+# of its own, which lets `make test` run its PostgreSQL/Redis pass beside the SQLite one.
+WEB_DIR = Path(os.environ.get("TEST_WEB_DIR") or ROOT / ".web").resolve()
 # Databases created for test servers on PostgreSQL start with this (dropped by `drop_test_databases`).
 # It carries the run's TEST_PORT: two runs on one server (on two ports) never drop each other's.
 PG_PREFIX = f"mstest_{os.environ.get('TEST_PORT', '8765')}_"
@@ -229,6 +232,8 @@ class SiteServer:
             AUDIENCE_FLUSH_SECONDS="0",
             AUDIENCE_RATE_LIMIT_PER_MINUTE="100000",
         )
+        if os.environ.get("TEST_WEB_DIR"):
+            self.env["REFLEX_WEB_WORKDIR"] = str(WEB_DIR)
         # As `make test` builds it: the consent tests answer this URL themselves.
         self.env.setdefault("ANALYTICS_SCRIPT_URL", f"{self.url}/__test-analytics.js")
         if "TEST_REDIS_URL" in real:

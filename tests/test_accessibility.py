@@ -2,7 +2,7 @@
 the content tour (no console error, no unfinished text, no horizontal overflow at 375 px, a
 full-page screenshot in test-artifacts/screenshots/, not committed), two WCAG 2.1 A and AA
 checkers, axe-core and HTML_CodeSniffer, then a keyboard-only Tab walk with the consent banner
-showing.
+showing; a page that needs no server state opens no state websocket through all of it.
 
 Each checker finds defects the other misses: HTML_CodeSniffer flags data cells not tied to
 multi-level headers, a form without a submit button, and contrast at exactly the 4.5:1 threshold.
@@ -49,8 +49,12 @@ def test_every_route_passes_the_tour_axe_html_codesniffer_and_a_keyboard_walk(ne
     found: dict[str, list[str]] = {}
     # The protected pages (trial, console) send an anonymous visitor to log in: the tour only.
     public = routes.public_paths()
+    events: list[str] = []  # requests to Reflex's state endpoint, websocket or polling
+    page.on("request", lambda r: events.append(r.url) if "/_event/" in r.url else None)
     for path in [*routes.all_paths(), *NOT_FOUND]:
         checked = path in public or path in NOT_FOUND
+        stateless = path in NOT_FOUND or not routes.page_for_path(path).stateful
+        sockets_before, events_before = len(page.state_sockets), len(events)
         page.context.clear_cookies()  # the consent banner shows on every page
         # A protected page goes on to the login: wait until nothing moves any more.
         page.goto(site + quote(path, safe="/"), wait_until="load" if checked else "networkidle")
@@ -71,6 +75,8 @@ def test_every_route_passes_the_tour_axe_html_codesniffer_and_a_keyboard_walk(ne
             stops, walk_problems = tab_walk(page)
             assert stops > 3, path
             problems += [f"keyboard: {p}" for p in walk_problems]
+        if stateless and (len(page.state_sockets), len(events)) != (sockets_before, events_before):
+            problems.append("a state websocket opened (issue 25: anonymous readers cost the backend nothing)")
         if problems:
             found[path] = problems
     assert found == {}

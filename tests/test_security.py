@@ -10,12 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 import httpx2
-from servers import ROOT
+from servers import ROOT, WEB_DIR
 
 from marketing_site import security
 from marketing_site.settings import get_settings
 
-BUILD = ROOT / ".web" / "build" / "client"
+BUILD = WEB_DIR / "build" / "client"
 COMMON = {
     "x-content-type-options": "nosniff",
     "referrer-policy": "strict-origin-when-cross-origin",

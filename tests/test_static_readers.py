@@ -4,7 +4,8 @@ The connection policy is in `marketing_site/frontend_build.py` (its Vite plugin 
 Reflex's client, `frontend/vite_plugin.js`). Here: the rewrite against the installed Reflex's
 own `state.js` (a Reflex upgrade that moves what it rewrites fails here, and the build stops),
 the policy's page list against the pages' on_load events, and in Chromium the websockets of
-each journey: reading every public route and navigating between them (none), the stateful
+each journey: navigating between public pages (none; reading every route, in the walk of
+tests/test_accessibility.py: none), the stateful
 pages (one), a logged-in visitor (the logged-in navbar everywhere), the console and the trial.
 The interactive parts of the public pages are checked without a websocket where they are
 tested (lead forms, scheduler, carousel, consent, pricing: `page.state_sockets`).
@@ -128,14 +129,8 @@ def _event_requests(page) -> list[str]:
     return seen
 
 
-@pytest.mark.browser
-def test_reading_every_public_route_opens_no_websocket(new_page, site, page_errors):
-    page = new_page()
-    requests = _event_requests(page)
-    for path in READ_ONLY:
-        _open(page, site + quote(path, safe="/"))
-    assert page.state_sockets == [] and requests == []
-    assert page_errors == []
+# Reading every route (load, every link and button focused by keyboard, the WCAG checkers, a
+# full-page screenshot) opens no websocket: checked in test_accessibility.py's walk of every route.
 
 
 @pytest.mark.browser
