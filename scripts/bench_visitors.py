@@ -15,6 +15,8 @@ connection (HTTP/2, as a browser talks to nginx), each on one page of the mix:
   websocket as Reflex's client opens it (Engine.IO over a websocket through nginx, the
   hydrate event in the CONNECT packet); the visit ends when the page is hydrated
   (`is_hydrated` true, after the page's on_load);
+- "logged in, HTML and websocket only": the same without the page's files, so that the load
+  generator (Python, on the same cores) is least busy while the backend hydrates;
 - "anonymous, every view hydrating": what every anonymous page view cost before
   frontend_build.py's connection policy (the same websocket without a session).
 
@@ -22,7 +24,8 @@ Rows: anonymous visitors through nginx with the backend running; the same files 
 no backend behind it (the limit: a second nginx on the same files, run right after the
 anonymous row); logged-in visitors; anonymous visitors hydrating as before.
 Columns: page views per second (N over the time from the first request to the last visit's
-end), p50 and p95 of a visit, failed visits, the backend's CPU seconds during the row and the
+end), p50 and p95 of a visit, p95 of its hydration alone (from opening the websocket to the
+hydrated page: what the backend adds to a visit that connects), failed visits, the backend's CPU seconds during the row and the
 resident memory of its processes before and after (all processes of the backend: supervisor
 and workers; on Redis, the state lives in Redis). The load generator runs on the same two
 cores as nginx and the backend: compare rows of one run, not runs of different days.
@@ -212,16 +215,20 @@ async def fetch(client: httpx2.AsyncClient, url: str, method: str = "GET", body:
             pass
 
 
-async def visit(origin, path, assets, *, cookies, connect, start, tls) -> float:
+async def visit(origin, path, assets, *, cookies, connect, start, tls) -> tuple[float, float | None]:
+    """(the whole visit, its hydration alone: the websocket from connecting to is_hydrated)."""
     await start.wait()
     began = time.perf_counter()
     headers = {"accept-encoding": "gzip, deflate, br", **({"cookie": cookies} if cookies else {})}
     async with httpx2.AsyncClient(http2=True, verify=tls, timeout=120, headers=headers) as client:
         await asyncio.gather(fetch(client, origin + quote(path, safe="/")))
         await asyncio.gather(*(fetch(client, origin + asset, method, body) for method, asset, body in assets))
+    hydration = None
     if connect:
+        connecting = time.perf_counter()
         await hydrate(origin, path, cookies, tls)
-    return time.perf_counter() - began
+        hydration = time.perf_counter() - connecting
+    return time.perf_counter() - began, hydration
 
 
 def _tls(alpn: list[str] | None = None) -> ssl.SSLContext:
@@ -233,7 +240,7 @@ def _tls(alpn: list[str] | None = None) -> ssl.SSLContext:
     return tls
 
 
-async def crowd(origin, n, recorded, *, cookies=None, connect=False) -> tuple[list[float], int, float]:
+async def crowd(origin, n, recorded, *, cookies=None, connect=False) -> tuple[list[tuple], int, float]:
     tls = _tls()
     paths = list(recorded)
     start = asyncio.Event()
@@ -256,8 +263,8 @@ async def crowd(origin, n, recorded, *, cookies=None, connect=False) -> tuple[li
     start.set()
     results = await asyncio.gather(*tasks, return_exceptions=True)
     wall = time.perf_counter() - began
-    times = [r for r in results if isinstance(r, float)]
-    failures = [r for r in results if not isinstance(r, float)]
+    times = [r for r in results if isinstance(r, tuple)]
+    failures = [r for r in results if not isinstance(r, tuple)]
     if failures:
         import traceback
 
@@ -291,8 +298,14 @@ def logged_in_cookies(n: int) -> list[str]:
     ]
 
 
+def _p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[18] if len(values) >= 20 else max(values, default=float("nan"))
+
+
 def row(name: str, n: int, result, backend_pid: int | None, before) -> dict:
-    times, failed, wall = result
+    visits, failed, wall = result
+    times = [total for total, _ in visits]
+    hydrations = [h for _, h in visits if h is not None]
     after = usage(backend_pid) if backend_pid else (0.0, 0.0, None)
     print(f"  {n} {name}: {len(times) / wall if wall else 0:.0f} views/s, {failed} failed", flush=True)
     return {
@@ -300,7 +313,8 @@ def row(name: str, n: int, result, backend_pid: int | None, before) -> dict:
         "n": n,
         "views_s": len(times) / wall if wall else 0.0,
         "p50": statistics.median(times) if times else float("nan"),
-        "p95": statistics.quantiles(times, n=20)[18] if len(times) >= 20 else max(times, default=float("nan")),
+        "p95": _p95(times),
+        "hydration_p95": _p95(hydrations) if hydrations else None,
         "failed": failed,
         "cpu_s": after[0] - before[0] if backend_pid else None,
         "mem_before": before[1] if backend_pid else None,
@@ -310,7 +324,7 @@ def row(name: str, n: int, result, backend_pid: int | None, before) -> dict:
 
 
 def print_table(rows: list[dict]) -> None:
-    head = f"{'visitors':>8}  {'row':<44} {'views/s':>8} {'p50 s':>7} {'p95 s':>7} {'failed':>6} {'backend CPU s':>13} {'backend MB before → after':>26}"
+    head = f"{'visitors':>8}  {'row':<44} {'views/s':>8} {'p50 s':>7} {'p95 s':>7} {'hydr. p95 s':>11} {'failed':>6} {'backend CPU s':>13} {'backend MB before → after':>26}"
     print(head)
     print("-" * len(head))
     for r in rows:
@@ -318,8 +332,9 @@ def print_table(rows: list[dict]) -> None:
         mem = f"{r['mem_before']:.0f} → {r['mem_after']:.0f}" if r["mem_before"] is not None else "no backend"
         if r.get("redis"):
             mem += f" (Redis {r['redis'][0]:.1f} → {r['redis'][1]:.1f})"
+        hydration = f"{r['hydration_p95']:.2f}" if r["hydration_p95"] is not None else "—"
         print(
-            f"{r['n']:>8}  {r['row']:<44} {r['views_s']:>8.0f} {r['p50']:>7.2f} {r['p95']:>7.2f} {r['failed']:>6} {cpu:>13} {mem:>26}"
+            f"{r['n']:>8}  {r['row']:<44} {r['views_s']:>8.0f} {r['p50']:>7.2f} {r['p95']:>7.2f} {hydration:>11} {r['failed']:>6} {cpu:>13} {mem:>26}"
         )
 
 
@@ -389,6 +404,8 @@ def main() -> int:
         # The limit row loads the same files; the beacon is the backend's (nginx alone has none).
         files = {path: [r for r in requests if r[0] == "GET"] for path, requests in recorded.items()}
         beacons = sum(len(recorded[p]) - len(files[p]) for p in recorded)
+        # The logged-in visit without its files: the hydration with the load generator least busy.
+        bare: dict[str, list[Request]] = {path: [] for path in recorded}
         print(
             f"page mix: {len(mix)} pages, {assets:.1f} requests after the HTML on average ({beacons} of "
             f"{sum(map(len, recorded.values()))} are audience beacons, POSTed to the backend); backend workers: "
@@ -411,6 +428,17 @@ def main() -> int:
                     "logged in (websocket, hydrated)",
                     n,
                     asyncio.run(crowd(origin, n, recorded, cookies=cookies, connect=True)),
+                    pid,
+                    before,
+                )
+            )
+            time.sleep(2)
+            before = usage(pid)
+            rows.append(
+                row(
+                    "logged in, HTML and websocket only",
+                    n,
+                    asyncio.run(crowd(origin, n, bare, cookies=logged_in_cookies(n), connect=True)),
                     pid,
                     before,
                 )
