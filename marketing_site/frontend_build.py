@@ -26,7 +26,14 @@ trims what the site does not use (see `components/hydration.py` for the markup s
    `state.pricing`), and the client-only widgets (lead forms, scheduler, carousel, consent)
    talk to the JSON API, not to the state.
 
-All three live in one Vite plugin, `frontend/vite_plugin.js`, which `SiteFrontendPlugin`
+4. One client widget reads Reflex's client directly: `assets/site_notice.jsx` (the site's own
+   failure notice, since the CSP blocks Reflex's toast) registers a ref in `refs`
+   (`$/utils/state`), where the server's `_set_value` event for `ref_site_error` lands, and reads
+   `connectErrors`, the second item of `EventLoopContext`'s value (`$/utils/context`).
+   `tests/test_static_readers.py` checks those three against the installed Reflex's templates,
+   and `tests/test_failure_notice.py` shows the notice in Chromium for both causes.
+
+The first three live in one Vite plugin, `frontend/vite_plugin.js`, which `SiteFrontendPlugin`
 adds to the `vite.config.js` Reflex generates. It rewrites literals of Reflex's
 `utils/state.js` and stops the build when one is not found exactly once; the tests in
 `tests/test_static_readers.py` run it on the installed Reflex's file and count the

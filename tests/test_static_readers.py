@@ -42,6 +42,24 @@ process.stdout.write(transformState(plugin, code, JSON.parse(process.argv[2])));
 """
 
 
+def test_what_the_site_notice_reads_of_reflex_client_is_still_there():
+    """assets/site_notice.jsx (frontend_build.py, point 4): `refs` from utils/state.js, the
+    EventLoopContext of the context module, and connectErrors as the second item of its value."""
+    from reflex_base.compiler import templates
+
+    notice = (ROOT / "assets" / "site_notice.jsx").read_text()
+    assert 'import { EventLoopContext } from "$/utils/context"' in notice
+    assert 'import { refs } from "$/utils/state"' in notice
+    assert "loop[1]" in notice
+    assert re.search(r"^export const refs = \{\};$", STATE_JS.read_text(), re.MULTILINE)
+    context_module = Path(templates.__file__).read_text()
+    assert re.search(r"export \{\{[^}]*\bEventLoopContext\b", context_module)
+    assert re.search(
+        r"EventLoopContext\.Provider,\s*\{\{ value: \[addEventsLocal, connectErrors\] \}\}", context_module
+    )
+    assert re.search(r"return \[addEvents, connectErrors\];", STATE_JS.read_text())
+
+
 def _transform(state_js: str, tmp_path: Path) -> subprocess.CompletedProcess:
     source = tmp_path / "state.js"
     source.write_text(state_js)
