@@ -31,7 +31,11 @@ SHOTS = ARTIFACTS / "screenshots"
 # (contrast and sizes are measured on what a reader sees). An anonymous reader's page makes no
 # further request, so there is no network to wait for.
 READY = """async () => {
-  while (window.__reactRouterDataRouter === undefined) await new Promise((r) => setTimeout(r, 20));
+  // A page whose scripts never start fails here within 15 s instead of hanging the walk.
+  for (const started = Date.now(); window.__reactRouterDataRouter === undefined; ) {
+    if (Date.now() - started > 15000) throw new Error('the page did not hydrate within 15 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
   await document.fonts.ready;
   await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
 }"""

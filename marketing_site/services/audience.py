@@ -191,17 +191,13 @@ class ViewBuffer:
 def add_views(counts: Mapping[tuple[date, View], int]) -> None:
     """Add views to the daily totals and to each of their sums (ROLLUPS), in one transaction:
     insert a combination's row or add to its count."""
+    totals = [({"day": day, **dataclasses.asdict(view)}, n) for (day, view), n in counts.items()]
     batches: list[tuple[Any, list[str], list[dict[str, Any]]]] = [
-        (
-            PageViewDay,
-            list(DIMENSIONS),
-            [{"day": day, **dataclasses.asdict(view), "views": n} for (day, view), n in counts.items()],
-        )
+        (PageViewDay, list(DIMENSIONS), [{**fields, "views": n} for fields, n in totals])
     ]
     for rollup, keys in ROLLUPS:
         summed: Counter[tuple[Any, ...]] = Counter()
-        for (day, view), n in counts.items():
-            fields = {"day": day, **dataclasses.asdict(view)}
+        for fields, n in totals:
             summed[tuple(fields[key] for key in keys)] += n
         batches.append(
             (rollup, list(keys), [{**dict(zip(keys, values, strict=True)), "views": n} for values, n in summed.items()])
