@@ -499,7 +499,7 @@ class CertifiedProvider:
     """panva's `oidc-provider` 9.x (tests/oidc-provider/provider.mjs) on a loopback port.
 
     `clients`: its registered clients (oidc-provider metadata); `options`: per client id, what
-    the tests vary (access_ttl, no_expires_in, rotate); `accounts`: claims per login. Every
+    the tests vary (access_ttl, no_expires_in, rotate, refresh_delay_ms); `accounts`: claims per login. Every
     request it answers is one line "<METHOD> <path>" in its log, read by `requests()`.
     """
 
@@ -544,6 +544,10 @@ class CertifiedProvider:
     def requests(self, path: str | None = None) -> list[str]:
         lines = [line for line in self.log.read_text().splitlines() if line.startswith(("GET ", "POST "))]
         return [line for line in lines if path is None or line.split(" ", 1)[1] == path]
+
+    def said(self, prefix: str) -> list[str]:
+        """Its log lines that start with `prefix` (such as "refreshed ", see provider.mjs)."""
+        return [line for line in self.log.read_text().splitlines() if line.startswith(prefix)]
 
     def stop(self) -> None:
         if self.proc is None:

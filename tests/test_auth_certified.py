@@ -46,7 +46,9 @@ CLIENTS = {
     "nereo-brief": ({"OIDC_USE_REFRESH_TOKENS": "false"}, {"access_ttl": 10}),
     "nereo-short": ({"OIDC_USE_REFRESH_TOKENS": "false"}, {"access_ttl": 30}),
     "nereo-no-expiry": ({"OIDC_USE_REFRESH_TOKENS": "false"}, {"no_expires_in": True}),
-    "nereo-rotating": ({"OIDC_USE_REFRESH_TOKENS": "true"}, {"rotate": True}),
+    # Each refresh answered 1.5 s after the provider has spent the old token: time for a
+    # page to go away mid-refresh.
+    "nereo-rotating": ({"OIDC_USE_REFRESH_TOKENS": "true"}, {"rotate": True, "refresh_delay_ms": 1500}),
 }
 AUTH = re.compile(r"http://127\.0\.0\.1:\d+/auth\?.*")
 OFFLINE = re.compile(r"https://fonts\.googleapis\.com/.*")  # the provider's pages import a web font
@@ -264,6 +266,45 @@ def test_rotation_works_and_a_reused_refresh_token_ends_the_session_cleanly(new_
         time.sleep(0.3)
     assert _logged_in(page, wait=4) == _session_says(page, site)
     assert page.get_by_test_id("auth-error").count() == 0
+
+
+def test_a_refresh_whose_page_went_away_is_stored_and_the_session_lives_on(new_page, site, site_server, certified):
+    """Reflex cancels a page's start-up events when the page goes away. A refresh the provider
+    has already answered (spending the rotating token) is stored all the same: otherwise the
+    next page sends the spent token, the provider revokes the grant and the session ends."""
+    provider = certified("nereo-rotating")
+    page, _ = _open(new_page)
+    page.goto(site + "/compare")
+    page.get_by_test_id("nav-login").click()
+    _sign_in(page, "camille")
+    page.wait_for_url(site + "/compare")
+    assert _logged_in(page)
+    id_hash, sealed, _ = _session_row(site_server)
+    tokens = [sessions.unseal(sealed, _secret())]
+
+    def refresh_token() -> str | None:
+        rows = site_server.query("SELECT refresh_token FROM auth_session WHERE id_hash = ?", id_hash)
+        assert rows, "the session ended"
+        return sessions.unseal(rows[0][0], _secret())
+
+    for leave in (True, False):
+        spent = len(provider.said("refreshed "))
+        site_server.query("UPDATE auth_session SET access_expires_at = ? WHERE id_hash = ?", time.time() - 1, id_hash)
+        page.reload()
+        deadline = time.monotonic() + 20
+        while len(provider.said("refreshed ")) == spent:
+            assert time.monotonic() < deadline, "the expired access token was not refreshed"
+            time.sleep(0.05)
+        if leave:  # the provider's answer is 1.5 s away: the page that asked for it goes
+            page.goto("about:blank")
+            page.goto(site + "/compare")
+        deadline = time.monotonic() + 20
+        while refresh_token() == tokens[-1]:
+            assert time.monotonic() < deadline, "the refreshed tokens were not stored"
+            time.sleep(0.3)
+        tokens.append(refresh_token())
+        assert _logged_in(page) and _session_says(page, site)
+    assert len(set(tokens)) == 3 and page.get_by_test_id("auth-error").count() == 0
 
 
 def test_a_failed_refresh_keeps_page_and_auth_session_in_agreement(new_page, site, site_server, certified):

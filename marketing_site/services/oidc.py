@@ -142,6 +142,9 @@ class RelyingParty:
         # it: the entry goes when that number is back to 0, so the dict does not grow.
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         self._redis: Any = None
+        # Refreshes that outlive the request that started them (see `session_tokens`); kept
+        # here so that the event loop does not drop a running one.
+        self._refreshes: set[asyncio.Task[Any]] = set()
 
     # ------------------------------------------------------------------ configuration
 
@@ -509,7 +512,24 @@ class RelyingParty:
         record, tokens = live
         if not tokens_expired(tokens) or not tokens.refresh_token:
             return sessions.user_of(record), tokens
-        async with self.refresh_lock(record.id_hash):
+        # Once sent, a refresh may have spent a rotating refresh token at the provider: its
+        # answer must be stored even when the request that asked goes away (Reflex cancels a
+        # page's start-up events when the visitor reloads or leaves), or the next refresh
+        # sends the spent token, the provider revokes the grant and the session ends.
+        refresh = asyncio.ensure_future(self._refreshed_session(session_id, record.id_hash))
+        self._refreshes.add(refresh)
+        refresh.add_done_callback(self._refresh_done)
+        return await asyncio.shield(refresh)
+
+    def _refresh_done(self, refresh: asyncio.Task[Any]) -> None:
+        self._refreshes.discard(refresh)
+        if not refresh.cancelled() and refresh.exception() is not None:
+            # Read here too, so that one whose requester left is not an "unretrieved" error.
+            logger.debug("token refresh failed: %r", refresh.exception())
+
+    async def _refreshed_session(self, session_id: str, lock_key: str) -> tuple[dict[str, Any], sessions.Tokens] | None:
+        """`session_tokens` past the expiry check: one refresh at a time, stored before it ends."""
+        async with self.refresh_lock(lock_key):
             live = await asyncio.to_thread(sessions.live_session, session_id)  # another worker may have refreshed it
             if live is None:
                 return None

@@ -20,6 +20,9 @@
 //                              rotate         every refresh rotates the refresh token (the
 //                                             provider then refuses the old one and revokes
 //                                             the grant when it comes back)
+//                              refresh_delay_ms  a successful refresh is answered this much
+//                                             later, after the line "refreshed <client_id>"
+//                                             (the old refresh token is already spent then)
 //   PROVIDER_RESOURCE        a resource indicator (RFC 8707) this provider serves tokens for
 //
 // Every request is logged as one line "<METHOD> <path>" on stdout, so a test can count them.
@@ -92,6 +95,11 @@ provider.use(async (ctx, next) => {
   await next();
   if (ctx.path === '/token' && ctx.body && typeof ctx.body === 'object' && optionsOf(ctx.oidc?.client).no_expires_in) {
     delete ctx.body.expires_in;
+  }
+  const delay = optionsOf(ctx.oidc?.client).refresh_delay_ms;
+  if (delay && ctx.path === '/token' && ctx.status === 200 && ctx.oidc?.params?.grant_type === 'refresh_token') {
+    process.stdout.write(`refreshed ${ctx.oidc.client.clientId}\n`);
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
 });
 
