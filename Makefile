@@ -146,6 +146,22 @@ test: migrate chromium nginx fonts java $(OIDC_PROVIDER)
 	[ $$sqlite -eq 0 ] && [ $$status -eq 0 ]
 
 
+# One archive under dist/ for servers: ./install (runtime group of the lock only), ./migrate and
+# ./serve (the prebuilt site, WORKERS honoured), see deploy/README.md. SITE_URL is the public
+# address the pages are built for: `make release SITE_URL=https://www.nereo-wealth.fr`.
+release: install
+	@test -n "$(SITE_URL)" || { echo "make release SITE_URL=https://… (the pages are built for it)"; exit 2; }
+	$(MAKE) --no-print-directory build SITE_URL=$(SITE_URL)
+	$(BIN)/python scripts/release.py --out dist
+
+# Known vulnerabilities in the locked packages (PyPI's advisory data).
+audit: install
+	$(UV) export --frozen --all-groups --no-emit-project --no-hashes --quiet --output-file $(VENV)/audit-requirements.txt
+	$(BIN)/pip-audit --requirement $(VENV)/audit-requirements.txt --no-deps --disable-pip --progress-spinner off
+
+# The gate before the tests: formatting and lint on the whole tree, every imported package
+# declared (deptry), types of the layers below the pages (mypy, files in pyproject.toml), and
+# models and migrations in agreement (alembic check on a scratch database migrated to head).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
