@@ -15,6 +15,8 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from joserfc import jws
+from joserfc.jwk import RSAKey
 from sqlmodel import SQLModel
 
 from marketing_site.db import metadata
@@ -157,11 +159,21 @@ def test_session_store_keeps_no_plain_id_nor_plain_tokens(database):
 # ----------------------------------------------------------------------- token endpoint behaviour
 
 
+_SIGNING_KEY: list[RSAKey] = []
+
+
+def _signing_key() -> RSAKey:
+    if not _SIGNING_KEY:  # made once, when a test first signs
+        _SIGNING_KEY.append(RSAKey.generate_key(2048, parameters={"kid": "test-1", "use": "sig"}))
+    return _SIGNING_KEY[0]
+
+
 class _Provider:
     """Discovery on a real loopback server; the token endpoint is whatever the test says.
 
     `token_answer(n, form)` gives (status, body) of the n-th token request (default: a fresh
-    access token for 1 hour); every token request's form is kept in `token_forms`.
+    access token for 1 hour); every token request's form is kept in `token_forms`. Its signing
+    key is served at the jwks_uri: `id_token(sub)` is an ID token it issued for client "c".
     """
 
     def __init__(
@@ -191,6 +203,8 @@ class _Provider:
             def do_GET(self):
                 if self.path == "/userinfo":
                     return self._json(userinfo or {}, 200 if userinfo else 401)
+                if self.path == "/jwks":
+                    return self._json({"keys": [_signing_key().as_dict(private=False)]})
                 metadata = {
                     "issuer": provider.issuer,
                     "authorization_endpoint": provider.issuer + "/authorize",
@@ -216,6 +230,11 @@ class _Provider:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.issuer = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def id_token(self, sub: str) -> str:
+        now = int(time.time())
+        claims = {"iss": self.issuer, "sub": sub, "aud": "c", "iat": now, "exp": now + 3600}
+        return jws.serialize_compact({"alg": "RS256", "kid": "test-1"}, json.dumps(claims).encode(), _signing_key())
 
     def close(self):
         self.server.shutdown()
@@ -432,6 +451,38 @@ def test_userinfo_is_merged_and_its_subject_must_match(database):
         session_id = _expired_session()
         assert _run(_party(provider.issuer).session_tokens(session_id)) is None  # another user: session ended
         assert sessions.live_session(session_id) is None
+    finally:
+        provider.close()
+
+
+def test_a_refreshed_id_token_for_another_subject_ends_the_session(database, caplog):
+    """The session is "u"'s; the provider's refresh answer carries a valid ID token, signed with
+    its key, for "u" (kept) or for someone else (the session ends: a page and /auth/session see
+    no one)."""
+    subject: list[str] = []
+    issued: list[str] = []
+
+    def answer(n, form):
+        issued.append(provider.id_token(subject[0]))
+        return 200, {"access_token": f"fresh-{n}", "expires_in": 3600, "token_type": "Bearer", "id_token": issued[-1]}
+
+    provider = _Provider(token_answer=answer)
+    try:
+        subject.append("u")
+        session_id = _expired_session()
+        user, tokens = _run(_party(provider.issuer).session_tokens(session_id))
+        assert user["sub"] == "u" and tokens.access_token == "fresh-1"
+        assert tokens.id_token == issued[-1]  # validated and kept in place of the old one
+        assert sessions.tokens_of(sessions.load_session(session_id)).id_token == issued[-1]
+
+        subject[0] = "someone-else"
+        session_id = _expired_session()
+        with caplog.at_level("ERROR", logger="marketing_site.services.oidc"):
+            assert _run(_party(provider.issuer).session_tokens(session_id)) is None
+        assert sessions.live_session(session_id) is None
+        assert sessions.load_session(session_id) is None  # deleted, not merely expired
+        assert provider.token_requests == 2
+        assert any("another subject" in r.getMessage() for r in caplog.records)
     finally:
         provider.close()
 

@@ -5,7 +5,10 @@ posted to it (issue 23 item 4). It packs the test build (`make test` made it), a
 
 from __future__ import annotations
 
+import configparser
+import importlib.util
 import os
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -112,3 +115,28 @@ def test_release_unpacks_installs_migrates_serves_and_takes_a_lead(tmp_path):
             serving.wait(timeout=30)
         except subprocess.TimeoutExpired:
             serving.kill()
+
+
+def test_the_systemd_unit_restarts_the_release_serve_command_without_limit():
+    """deploy/nereo-site.service, read as systemd reads it (issue 21 item 8): a process that dies
+    is started again a second later, however often; what it starts is the release's ./serve."""
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str  # systemd's keys are case-sensitive
+    unit.read(ROOT / "deploy" / "nereo-site.service", encoding="utf-8")
+    assert unit["Unit"]["StartLimitIntervalSec"] == "0"  # no give-up after a burst of restarts
+    service = unit["Service"]
+    assert service["Restart"] == "always"
+    assert service["RestartSec"] == "1"
+    assert "StartLimitIntervalSec" not in service and "StartLimitBurst" not in service
+    # The unpacked release's serve (at the archive's top, scripts/release.py), no arguments.
+    assert shlex.split(service["ExecStart"]) == [service["WorkingDirectory"] + "/serve"]
+    spec = importlib.util.spec_from_file_location("release", ROOT / "scripts" / "release.py")
+    assert spec is not None and spec.loader is not None
+    release = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(release)
+    assert "serve" in release.EXECUTABLES
+    # What Environment= sets is what ./serve reads.
+    serve = (ROOT / "deploy" / "release" / "serve").read_text()
+    for assignment in shlex.split(service["Environment"]):
+        name = assignment.split("=", 1)[0]
+        assert "${" + name + ":-" in serve, name

@@ -41,7 +41,7 @@ async def beacon(request: Request) -> Response:
         return Response(status_code=204)
     try:
         payload = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # `[` x 2000 fits in the limit
         payload = None
     user_agent = request.headers.get("user-agent")
     address = client_ip(request)

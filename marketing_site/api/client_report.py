@@ -1,5 +1,9 @@
 """POST /api/v1/client-report: a page's report of a lost connection, sent once it is back
-(assets/site_notice.jsx), logged with the reference the page showed (marketing_site/failures.py)."""
+(assets/site_notice.jsx), logged with the reference the page showed (marketing_site/failures.py).
+
+204 logged · 413 body too large · 415 not JSON · 422 not a report · 429 too many from this address.
+The body is read as the lead and booking APIs read theirs (api/mail.py: read_json_object).
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,10 @@ from functools import lru_cache
 
 from anyio import to_thread
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from marketing_site.api.mail import client_ip
+from marketing_site.api.mail import client_ip, read_json_object
 from marketing_site.services.rate_limit import make_rate_limiter
 
 logger = logging.getLogger("marketing_site.failures")
@@ -47,10 +51,9 @@ def _valid(report: object) -> bool:
 
 
 async def client_report(request: Request) -> Response:
-    try:
-        report = await request.json()
-    except ValueError:
-        return Response(status_code=400)
+    report = await read_json_object(request)
+    if isinstance(report, JSONResponse):
+        return report
     if not _valid(report):
         return Response(status_code=422)
     if await to_thread.run_sync(_limiter().hit, f"client-report:{client_ip(request)}") is not None:

@@ -54,7 +54,7 @@ def _b64_json(part: str) -> dict[str, Any]:
     try:
         raw = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
         value = json.loads(raw)
-    except (binascii.Error, ValueError, UnicodeDecodeError) as error:
+    except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError) as error:
         raise IdTokenError("malformed", "not base64url JSON") from error
     if not isinstance(value, dict):
         raise IdTokenError("malformed", "not a JSON object")
