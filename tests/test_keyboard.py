@@ -1,7 +1,7 @@
 """Keyboard-only journeys in Chromium: the mobile menu and the Solutions menu give focus back
 and close when focus leaves them; a client-side page change moves focus to the new page; the
-consent banner answers by keyboard. (The Tab walk of every route is in test_accessibility.py,
-in the same page load as the WCAG checkers.)"""
+consent banner answers by keyboard and comes after the skip link. (The Tab walk of every route is
+in test_accessibility.py, in the same page load as the WCAG checkers.)"""
 
 from __future__ import annotations
 
@@ -98,3 +98,13 @@ def test_answering_the_consent_banner_by_keyboard_keeps_focus_in_the_page_and_co
     page.locator(".consent-banner").wait_for(state="detached")
     assert page.evaluate("() => document.activeElement.id") == "contenu"
     assert page.get_by_role("status").filter(has_text="Your cookie choices are saved.").count() == 1
+
+
+def test_the_first_tab_reaches_the_skip_link_while_the_consent_banner_shows(new_page, site):
+    page = new_page(width=375, height=740)  # a fresh context: no cookie, no choice made
+    page.goto(site + routes.HOME.fr, wait_until="networkidle")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+    assert page.locator(".consent-banner").is_visible()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('skip-link')")
+    assert page.locator(".skip-link").is_visible()
