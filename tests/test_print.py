@@ -27,6 +27,7 @@ PRINTED = [
     routes.LEGAL_NOTICE.fr,
     routes.LEGAL_NOTICE.en,
     routes.SALES_TERMS.fr,
+    routes.SALES_TERMS.en,
     routes.PRIVACY.fr,
     routes.PRIVACY.en,
     routes.ACCESSIBILITY.fr,
