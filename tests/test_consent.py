@@ -289,7 +289,9 @@ def test_banner_is_keyboard_operable_with_visible_focus(new_page, site, page_err
     visit = Visit(new_page, site)
     visit.goto(EN_PAGE)
     visit.banner.wait_for()
-    # The banner comes first in the document: the first Tab stops reach it.
+    # The skip link is the first Tab stop (test_keyboard.py); the banner's controls come next.
+    visit.page.keyboard.press("Tab")
+    assert visit.page.evaluate("document.activeElement.classList.contains('skip-link')")
     visit.page.keyboard.press("Tab")
     assert visit.page.evaluate("document.activeElement.closest('[role=dialog]') !== null")
     focused = []

@@ -84,3 +84,14 @@ def test_titles_and_descriptions_are_unique_per_indexable_page(site):
             assert title not in seen_titles, (path, seen_titles.get(title))
             assert description not in seen_descriptions, (path, seen_descriptions.get(description))
             seen_titles[title], seen_descriptions[description] = path, path
+
+
+def test_the_thank_you_pages_have_titles_of_their_own(site):
+    thanks = (routes.THANKS_EBOOK, routes.THANKS_WHITE_PAPER, routes.THANKS_DOCUMENTATION)
+    titles = {}
+    for page in thanks:
+        for lang in routes.LANGS:
+            path = page.path(lang)
+            titles[path] = re.search(r"<title>([^<]+)</title>", httpx2.get(site + path).text).group(1)
+    assert len(titles) >= len(thanks)
+    assert len(set(titles.values())) == len(titles), titles

@@ -1,10 +1,12 @@
 """Keyboard-only journeys in Chromium: the mobile menu and the Solutions menu give focus back
 and close when focus leaves them; a client-side page change moves focus to the new page; the
-consent banner answers by keyboard. (The Tab walk of every route is in test_accessibility.py,
-in the same page load as the WCAG checkers.)"""
+consent banner answers by keyboard and comes after the skip link; the focus ring stands out on
+the dark bands. (The Tab walk of every route is in test_accessibility.py, in the same page load
+as the WCAG checkers.)"""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 import pytest
@@ -98,3 +100,67 @@ def test_answering_the_consent_banner_by_keyboard_keeps_focus_in_the_page_and_co
     page.locator(".consent-banner").wait_for(state="detached")
     assert page.evaluate("() => document.activeElement.id") == "contenu"
     assert page.get_by_role("status").filter(has_text="Your cookie choices are saved.").count() == 1
+
+
+def test_the_first_tab_reaches_the_skip_link_while_the_consent_banner_shows(new_page, site):
+    page = new_page(width=375, height=740)  # a fresh context: no cookie, no choice made
+    page.goto(site + routes.HOME.fr, wait_until="networkidle")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+    assert page.locator(".consent-banner").is_visible()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('skip-link')")
+    assert page.locator(".skip-link").is_visible()
+
+
+# The focused element's outline, and the background colours from its parent up (the ring is
+# drawn outside the element, over what surrounds it).
+RING = """(e) => {
+  const style = getComputedStyle(e);
+  const backgrounds = [];
+  for (let n = e.parentElement; n; n = n.parentElement) backgrounds.push(getComputedStyle(n).backgroundColor);
+  return {focused: e === document.activeElement && e.matches(':focus-visible'), color: style.outlineColor,
+          style: style.outlineStyle, width: parseFloat(style.outlineWidth), backgrounds};
+}"""
+
+
+def _rgba(css: str) -> tuple[float, float, float, float]:
+    match = re.fullmatch(r"rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)", css)
+    assert match, css
+    red, green, blue, alpha = match.groups()
+    return float(red), float(green), float(blue), float(alpha or 1)
+
+
+def _luminance(css: str) -> float:
+    """WCAG 2.1 relative luminance of an opaque colour."""
+    channels = [c / 255 for c in _rgba(css)[:3]]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(one: str, other: str) -> float:
+    light, dark = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_contrast_helpers_follow_wcag():
+    assert _contrast("rgb(0, 0, 0)", "rgb(255, 255, 255)") == pytest.approx(21)
+    assert _contrast("rgb(118, 118, 118)", "rgb(255, 255, 255)") == pytest.approx(4.54, abs=0.01)
+
+
+@pytest.mark.parametrize("band", [".site-footer", ".cta-banner"])
+def test_the_focus_ring_on_the_dark_bands_has_3_to_1_contrast(new_page, site, band):
+    """WCAG 2.4.7 and 1.4.11: the ring a keyboard user sees, against the band behind it."""
+    page = new_page(width=1280)
+    page.goto(site + routes.COMPARE.en, wait_until="networkidle")
+    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
+    target = page.locator(f"{band} a[href]").first
+    # Tab onto it from the stop before it, as a keyboard user arrives.
+    target.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    ring = target.evaluate(RING)
+    assert ring["focused"], band
+    assert ring["style"] != "none" and ring["width"] >= 2, ring
+    background = next((c for c in ring["backgrounds"] if _rgba(c)[3] == 1), "rgb(255, 255, 255)")
+    assert _rgba(ring["color"])[3] == 1, ring
+    assert _contrast(ring["color"], background) >= 3, (band, ring["color"], background)

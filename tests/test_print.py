@@ -27,6 +27,7 @@ PRINTED = [
     routes.LEGAL_NOTICE.fr,
     routes.LEGAL_NOTICE.en,
     routes.SALES_TERMS.fr,
+    routes.SALES_TERMS.en,
     routes.PRIVACY.fr,
     routes.PRIVACY.en,
     routes.ACCESSIBILITY.fr,
@@ -69,8 +70,12 @@ def test_printed_page_is_content_with_link_addresses(new_page, site, path):
     text = pdf_text(page)
     lang = routes.page_lang(path)
     layout_words = words(lang, "layout")
-    # (The skip link's words are left out: the accessibility statement quotes them.)
-    for absent in (layout_words["copyright"], layout_words["footer_tagline"], words(lang, "consent.title")):
+    for absent in (
+        layout_words["copyright"],
+        layout_words["footer_tagline"],
+        layout_words["skip_to_content"],
+        words(lang, "consent.title"),
+    ):
         assert absent not in text
     # A site link and an outside link, each printed with its full address.
     internal = [site + raw for _, raw, _ in layout["links"] if raw.startswith("/")]

@@ -94,7 +94,7 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("path", [*routes.all_paths(), "/page-absente", "/en/missing-page"])
-def test_every_page_announces_its_card_size_and_text_the_manifest_and_the_icons(site, path):
+def test_every_page_announces_its_card_the_manifest_the_icons_and_links_the_accessibility_statement(site, path):
     html = httpx2.get(site + quote(path, safe="/")).text
     metas = {(_attr(t, "name") or _attr(t, "property")): _attr(t, "content") for t in META.findall(html)}
     links = {_attr(t, "rel"): _attr(t, "href") for t in LINK.findall(html)}
@@ -104,6 +104,9 @@ def test_every_page_announces_its_card_size_and_text_the_manifest_and_the_icons(
     assert metas["theme-color"] == "#0b2545"
     assert links["manifest"] == f"/manifest-{lang}.json"
     assert _png_size(httpx2.get(site + links["apple-touch-icon"]).content) == (180, 180)
+    # Every footer links to the accessibility statement of the page's language.
+    (footer,) = re.findall(r"<footer\b.+?</footer>", html, re.DOTALL)
+    assert f'href="{routes.ACCESSIBILITY.path(lang)}"' in footer
 
 
 @pytest.mark.parametrize("lang", routes.LANGS)

@@ -50,3 +50,16 @@ def test_security_txt_is_renewed_a_month_before_it_expires(site):
     assert expires - now > RENEW_BEFORE, f"security.txt expires on {expires:%Y-%m-%d}: renew well_known.EXPIRES"
     assert expires - now < datetime.timedelta(days=366), "RFC 9116: less than a year ahead"
     assert expires == well_known.EXPIRES
+
+
+def test_security_txt_contact_is_read_from_security_contact(monkeypatch):
+    contact = "https://security.example.org/report"
+    with monkeypatch.context() as env:
+        env.setenv("SECURITY_CONTACT", contact)
+        get_settings.cache_clear()
+        try:
+            found = fields(well_known.security_txt())
+        finally:
+            env.undo()
+            get_settings.cache_clear()
+    assert [value for name, value in found if name == "Contact"] == [contact]

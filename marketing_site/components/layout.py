@@ -22,10 +22,10 @@ def site_layout(path: str, *children: rx.Component) -> rx.Component:
     lang = routes.page_lang(path)
     text = words(lang, "layout")
     return PageFrame.create(
-        # First in the document (before the skip link) so keyboard and screen-reader users
-        # meet it first; shown fixed at the bottom of the window.
-        consent_manager(lang),
+        # The skip link is the first Tab stop, banner shown or not (RGAA 12.7); the consent
+        # banner follows it, before the navbar, shown fixed at the bottom of the window.
         rx.el.a(text["skip_to_content"], href=f"#{MAIN_ID}", class_name="skip-link"),
+        consent_manager(lang),
         navbar(path),
         auth_alert(),
         backend_navigation(),
