@@ -586,6 +586,26 @@ def test_roles_only_in_the_id_token_open_the_console(database):
         provider.close()
 
 
+def test_resource_is_sent_on_the_code_exchange_and_the_refresh(database):
+    """RFC 8707 §2.2: the token requests name the resource too, or a provider issues the
+    access token for its own UserInfo rather than for the API."""
+    transaction_of: dict = {}
+    provider = _code_exchange_provider(transaction_of, "roles", [])
+    try:
+        party = _party(provider.issuer, oidc_resource="https://api.example.test/")
+        transaction = sessions.new_transaction(redirect_uri=party.redirect_uri, return_to="/", binding="b")
+        transaction_of["nonce"] = transaction.nonce
+        _run(party.exchange_code("code-1", transaction))
+        _run(party.session_tokens(_expired_session()))
+        exchange, refresh = provider.token_forms
+        assert exchange["grant_type"] == "authorization_code" and refresh["grant_type"] == "refresh_token"
+        assert exchange["resource"] == refresh["resource"] == "https://api.example.test/"
+        _run(_party(provider.issuer).session_tokens(_expired_session()))
+        assert "resource" not in provider.token_forms[-1]  # not configured: not sent
+    finally:
+        provider.close()
+
+
 def test_logout_without_an_end_session_endpoint_is_local_and_back_home(database, monkeypatch, caplog):
     """POST /auth/logout (the route itself, over ASGI) with a provider that advertises no
     end_session_endpoint: no guessed Auth0 path, a 303 to the home page, the session gone."""

@@ -304,9 +304,14 @@ class RelyingParty:
 
         A refresh request carries no `scope`: RFC 6749 §6 then grants exactly the original
         scope, where authlib would send the whole configured one (`invalid_scope` from a
-        provider that granted less).
+        provider that granted less). With OIDC_RESOURCE both grants carry `resource` (RFC 8707
+        §2.2), as the authorize request did: without it a provider may issue the access token
+        for its own UserInfo instead of the API.
         """
         metadata = await self.metadata()
+        extra: dict[str, Any] = {}
+        if self.settings.oidc_resource:
+            extra["resource"] = self.settings.oidc_resource
         last_error: object = None
         for attempt in range(1, TOKEN_ATTEMPTS + 1):
             if attempt > 1:
@@ -317,7 +322,7 @@ class RelyingParty:
                     client.register_compliance_hook("refresh_token_response", _status_first)
                     if params.get("grant_type") == "refresh_token":
                         token = await client.refresh_token(
-                            metadata["token_endpoint"], refresh_token=params["refresh_token"]
+                            metadata["token_endpoint"], refresh_token=params["refresh_token"], **extra
                         )
                     else:
                         token = await client.fetch_token(
@@ -326,6 +331,7 @@ class RelyingParty:
                             code=params["code"],
                             code_verifier=params["code_verifier"],
                             redirect_uri=params["redirect_uri"],
+                            **extra,
                         )
                 return dict(token)
             except OAuthError as error:
