@@ -499,11 +499,19 @@ class CertifiedProvider:
     """panva's `oidc-provider` 9.x (tests/oidc-provider/provider.mjs) on a loopback port.
 
     `clients`: its registered clients (oidc-provider metadata); `options`: per client id, what
-    the tests vary (access_ttl, no_expires_in, rotate, refresh_delay_ms); `accounts`: claims per login. Every
+    the tests vary (access_ttl, no_expires_in, rotate, refresh_delay_ms); `accounts`: claims per login;
+    `resource`: an RFC 8707 resource indicator it issues JWT access tokens for. Every
     request it answers is one line "<METHOD> <path>" in its log, read by `requests()`.
     """
 
-    def __init__(self, port: int, clients: list[dict], accounts: dict[str, dict], options: dict | None = None):
+    def __init__(
+        self,
+        port: int,
+        clients: list[dict],
+        accounts: dict[str, dict],
+        options: dict | None = None,
+        resource: str = "",
+    ):
         self.port = port
         self.issuer = f"http://127.0.0.1:{port}"
         self.log = ARTIFACTS / f"certified-provider-{port}.log"
@@ -513,6 +521,7 @@ class CertifiedProvider:
             "PROVIDER_CLIENTS": json.dumps(clients),
             "PROVIDER_ACCOUNTS": json.dumps(accounts),
             "PROVIDER_CLIENT_OPTIONS": json.dumps(options or {}),
+            "PROVIDER_RESOURCE": resource,
         }
         self.proc: subprocess.Popen | None = None
 

@@ -12,6 +12,8 @@ this provider, with one registered client per behaviour a test needs, and restor
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 import time
 from urllib.parse import parse_qs, urlsplit
@@ -50,6 +52,8 @@ CLIENTS = {
     # page to go away mid-refresh.
     "nereo-rotating": ({"OIDC_USE_REFRESH_TOKENS": "true"}, {"rotate": True, "refresh_delay_ms": 1500}),
 }
+# An API the provider issues access tokens for (RFC 8707), when the site asks with OIDC_RESOURCE.
+RESOURCE = "https://api.nereo-wealth.test/"
 AUTH = re.compile(r"http://127\.0\.0\.1:\d+/auth\?.*")
 OFFLINE = re.compile(r"https://fonts\.googleapis\.com/.*")  # the provider's pages import a web font
 
@@ -78,7 +82,7 @@ def certified(site_server):
         for client_id in CLIENTS
     ]
     options = {client_id: behaviour for client_id, (_, behaviour) in CLIENTS.items()}
-    provider = CertifiedProvider(port, registered, ACCOUNTS, options).start()
+    provider = CertifiedProvider(port, registered, ACCOUNTS, options, resource=RESOURCE).start()
     original = dict(site_server.env)
     current: dict = {"settings": None}
 
@@ -419,3 +423,39 @@ def test_the_trial_renews_an_expired_access_token_without_refresh_token_silently
     page.get_by_test_id("trial-submit").click()
     page.wait_for_url(manager.url + "/advisor/onboard")
     assert len(manager.registrations()) == before + 1
+
+
+def _access_token_audience(site_server, id_hash: str) -> object:
+    """The `aud` of the session's stored access token (a JWT when issued for a resource)."""
+    sealed = site_server.query("SELECT access_token FROM auth_session WHERE id_hash = ?", id_hash)[0][0]
+    token = sessions.unseal(sealed, _secret())
+    assert token.count(".") == 2, f"an opaque access token (issued for UserInfo, not the API): {token[:20]}..."
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["aud"]
+
+
+def test_the_resource_is_the_access_tokens_audience_at_login_and_after_a_refresh(
+    new_page, site, site_server, certified
+):
+    """OIDC_RESOURCE (RFC 8707) goes with the authorize request and with both token requests:
+    a provider that knows the API issues its access tokens for it (`aud`), at the code
+    exchange and at each refresh, where without `resource` it issues them for its UserInfo.
+    Last in this module: its settings cost one restart of the site."""
+    certified("nereo-certified", OIDC_RESOURCE=RESOURCE)
+    page, authorize = _open(new_page)
+    page.goto(site + "/compare")
+    page.get_by_test_id("nav-login").click()
+    _sign_in(page, "camille")
+    page.wait_for_url(site + "/compare")
+    assert _query(authorize[0])["resource"] == RESOURCE
+    id_hash = _session_row(site_server)[0]
+    assert _access_token_audience(site_server, id_hash) == RESOURCE
+    first = site_server.query("SELECT access_token FROM auth_session WHERE id_hash = ?", id_hash)[0][0]
+    site_server.query("UPDATE auth_session SET access_expires_at = ? WHERE id_hash = ?", time.time() - 1, id_hash)
+    page.reload()
+    deadline = time.monotonic() + 20
+    while site_server.query("SELECT access_token FROM auth_session WHERE id_hash = ?", id_hash)[0][0] == first:
+        assert time.monotonic() < deadline, "the expired access token was not refreshed"
+        time.sleep(0.3)
+    assert _access_token_audience(site_server, id_hash) == RESOURCE
+    assert _logged_in(page) and _session_says(page, site)

@@ -159,21 +159,13 @@ def test_session_store_keeps_no_plain_id_nor_plain_tokens(database):
 # ----------------------------------------------------------------------- token endpoint behaviour
 
 
-_SIGNING_KEY: list[RSAKey] = []
-
-
-def _signing_key() -> RSAKey:
-    if not _SIGNING_KEY:  # made once, when a test first signs
-        _SIGNING_KEY.append(RSAKey.generate_key(2048, parameters={"kid": "test-1", "use": "sig"}))
-    return _SIGNING_KEY[0]
-
-
 class _Provider:
     """Discovery on a real loopback server; the token endpoint is whatever the test says.
 
     `token_answer(n, form)` gives (status, body) of the n-th token request (default: a fresh
-    access token for 1 hour); every token request's form is kept in `token_forms`. Its signing
-    key is served at the jwks_uri: `id_token(sub)` is an ID token it issued for client "c".
+    access token for 1 hour; a str body is sent as an HTML page, as a gateway would); every
+    token request's form is kept in `token_forms`. `/jwks` serves the test signing key `KEY`:
+    `id_token(sub)` is an ID token it issued for client "c".
     """
 
     def __init__(
@@ -193,9 +185,10 @@ class _Provider:
                 pass
 
             def _json(self, body, status=200):
-                data = json.dumps(body).encode()
+                html = isinstance(body, str)
+                data = body.encode() if html else json.dumps(body).encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", "text/html" if html else "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
@@ -204,7 +197,7 @@ class _Provider:
                 if self.path == "/userinfo":
                     return self._json(userinfo or {}, 200 if userinfo else 401)
                 if self.path == "/jwks":
-                    return self._json({"keys": [_signing_key().as_dict(private=False)]})
+                    return self._json(JWKS)
                 metadata = {
                     "issuer": provider.issuer,
                     "authorization_endpoint": provider.issuer + "/authorize",
@@ -232,13 +225,22 @@ class _Provider:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def id_token(self, sub: str) -> str:
-        now = int(time.time())
-        claims = {"iss": self.issuer, "sub": sub, "aud": "c", "iat": now, "exp": now + 3600}
-        return jws.serialize_compact({"alg": "RS256", "kid": "test-1"}, json.dumps(claims).encode(), _signing_key())
+        return _id_token(self.issuer, sub=sub)
 
     def close(self):
         self.server.shutdown()
         self.server.server_close()
+
+
+KEY = RSAKey.generate_key(2048, parameters={"kid": "k1", "use": "sig"})
+JWKS = {"keys": [KEY.as_dict(private=False)]}
+
+
+def _id_token(issuer: str, **claims) -> str:
+    """An ID token for client "c" signed by `KEY` (served at the `_Provider`'s /jwks)."""
+    now = int(time.time())
+    body = {"iss": issuer, "aud": "c", "sub": "u", "iat": now, "exp": now + 600, **claims}
+    return jws.serialize_compact({"alg": "RS256", "kid": "k1"}, json.dumps(body).encode(), KEY)
 
 
 class _Dropper:
@@ -408,8 +410,106 @@ def test_network_retries_back_off(database):
         dropper.sock.close()
 
 
-def test_invalid_client_is_an_operator_error_logged_at_error_and_keeps_the_session(database, caplog):
-    answer = (401, {"error": "invalid_client", "error_description": "client authentication failed"})
+@pytest.mark.parametrize("discovery", ["unreachable", "another issuer"])
+def test_a_refresh_without_discovery_is_get_access_token_failed_and_keeps_the_session(database, discovery):
+    """A worker that has not cached discovery yet (just restarted) refreshes while the provider
+    is away, or while discovery names another issuer: a failure like a network one, which the
+    page (`AuthState.initialise` catches TokenFailed) and /auth/session both survive."""
+    provider = _Provider()
+    try:
+        issuer = "http://127.0.0.1:9" if discovery == "unreachable" else provider.issuer + "/"
+        session_id = _expired_session()
+        with pytest.raises(oidc.TokenFailed) as failure:
+            _run(_party(issuer).session_tokens(session_id))
+        assert not isinstance(failure.value, oidc.ProviderRejected)
+        assert error_message(failure.value.code) == "Get access token failed"
+        assert sessions.live_session(session_id) is not None
+        assert provider.token_requests == 0
+    finally:
+        provider.close()
+
+
+@pytest.mark.parametrize(
+    ("status", "body"),
+    [
+        (503, "<html><body>Service Unavailable</body></html>"),
+        (502, {"error": "invalid_grant"}),  # a 5xx is the provider's failure, whatever its body says
+        (429, "<html><body>Too Many Requests</body></html>"),
+        (429, {"message": "rate limited"}),  # JSON without an OAuth error: not a token either
+        (400, {"error": "temporarily_unavailable"}),
+        (400, {"error": "server_error", "error_description": "database down"}),
+    ],
+)
+def test_an_unavailable_provider_is_retried_then_get_access_token_failed_and_the_session_kept(database, status, body):
+    provider = _Provider(token_answer=lambda n, form: (status, body))
+    try:
+        session_id = _expired_session()
+        with pytest.raises(oidc.TokenFailed) as failure:
+            _run(_party(provider.issuer).session_tokens(session_id))
+        assert type(failure.value) is oidc.TokenFailed  # neither a refused grant nor a refused client
+        assert provider.token_requests == 3
+        assert sessions.tokens_of(sessions.live_session(session_id)[0]).refresh_token == "refresh-1"
+    finally:
+        provider.close()
+
+
+def test_a_provider_back_after_two_503s_refreshes_the_session(database):
+    def answer(n, form):
+        if n < 3:
+            return 503, "<html><body>Service Unavailable</body></html>"
+        return 200, {"access_token": f"fresh-{n}", "expires_in": 3600, "token_type": "Bearer"}
+
+    provider = _Provider(token_answer=answer)
+    try:
+        session_id = _expired_session()
+        _, tokens = _run(_party(provider.issuer).session_tokens(session_id))
+        assert tokens.access_token == "fresh-3" and provider.token_requests == 3
+        assert sessions.tokens_of(sessions.load_session(session_id)).access_token == "fresh-3"
+    finally:
+        provider.close()
+
+
+@pytest.mark.parametrize(
+    ("status", "body"),
+    [
+        (400, {"error": "unauthorized_client", "error_description": "refresh_token grant not allowed"}),
+        (400, {"error": "unsupported_grant_type"}),
+        (400, {"error": "invalid_scope"}),
+        (400, {"error": "invalid_target"}),
+        (400, {"error": "invalid_request"}),
+        (403, "<html><body>Forbidden by the firewall</body></html>"),
+    ],
+)
+def test_a_refusal_other_than_invalid_grant_keeps_the_session_and_is_logged_at_error(database, caplog, status, body):
+    """Only `invalid_grant` says the refresh token is no good; these say the client's
+    registration (or something in front of the provider) is wrong, which a new login would
+    not fix: one attempt, the session kept, 'Get access token failed'."""
+    provider = _Provider(token_answer=lambda n, form: (status, body))
+    try:
+        session_id = _expired_session()
+        with caplog.at_level("INFO", logger="marketing_site.services.oidc"), pytest.raises(oidc.TokenFailed) as failure:
+            _run(_party(provider.issuer).session_tokens(session_id))
+        assert not isinstance(failure.value, oidc.ClientRejected)
+        assert error_message(failure.value.code) == "Get access token failed"
+        assert provider.token_requests == 1
+        assert sessions.live_session(session_id) is not None
+        if isinstance(body, dict):
+            errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+            assert len(errors) == 1 and body["error"] in errors[0] and "session kept" in errors[0]
+    finally:
+        provider.close()
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        (401, {"error": "invalid_client", "error_description": "client authentication failed"}),
+        # Keycloak's answer to a wrong client secret: a 401 is client authentication, whatever the code.
+        (401, {"error": "unauthorized_client", "error_description": "Invalid client or Invalid client credentials"}),
+        (400, {"error": "invalid_client"}),
+    ],
+)
+def test_invalid_client_is_an_operator_error_logged_at_error_and_keeps_the_session(database, caplog, answer):
     provider = _Provider(token_answer=lambda n, form: answer)
     try:
         session_id = _expired_session()
@@ -483,6 +583,89 @@ def test_a_refreshed_id_token_for_another_subject_ends_the_session(database, cap
         assert sessions.load_session(session_id) is None  # deleted, not merely expired
         assert provider.token_requests == 2
         assert any("another subject" in r.getMessage() for r in caplog.records)
+    finally:
+        provider.close()
+
+
+def _code_exchange_provider(transaction_of, roles_claim: str, roles: list[str]) -> _Provider:
+    """A provider whose code exchange answers a signed ID token holding `roles` (and no name)
+    and whose UserInfo gives the name and email but no roles; refreshes answer an access token."""
+
+    def answer(n, form):
+        if form.get("grant_type") == "refresh_token":
+            return 200, {"access_token": f"fresh-{n}", "expires_in": 3600, "token_type": "Bearer"}
+        id_token = _id_token(provider.issuer, nonce=transaction_of["nonce"], **{roles_claim: roles})
+        return 200, {"access_token": "access-1", "id_token": id_token, "expires_in": 3600, "token_type": "Bearer"}
+
+    provider = _Provider(token_answer=answer, userinfo={"sub": "u", "given_name": "Alex", "email": "alex@example.test"})
+    return provider
+
+
+def test_roles_only_in_the_id_token_open_the_console(database):
+    """The roles claim in the ID token, the names at UserInfo (as Entra ID's app roles): the
+    merged identity keeps both, and the console's access rule grants the operator."""
+    from marketing_site.services import console
+
+    settings = get_settings()
+    transaction_of: dict = {}
+    provider = _code_exchange_provider(transaction_of, settings.oidc_roles_claim, [settings.console_role])
+    try:
+        party = _party(provider.issuer)
+        transaction = sessions.new_transaction(redirect_uri=party.redirect_uri, return_to="/", binding="b")
+        transaction_of["nonce"] = transaction.nonce
+        tokens = _run(party.exchange_code("code-1", transaction))
+        assert tokens.claims["given_name"] == "Alex"  # from UserInfo
+        session_id = sessions.create_session(tokens.claims, tokens.as_tokens())
+        access, operator = console.access_of(f"{sessions.SESSION_COOKIE}={session_id}")
+        assert access == "granted" and operator.email == "alex@example.test"
+    finally:
+        provider.close()
+
+
+def test_resource_is_sent_on_the_code_exchange_and_the_refresh(database):
+    """RFC 8707 §2.2: the token requests name the resource too, or a provider issues the
+    access token for its own UserInfo rather than for the API."""
+    transaction_of: dict = {}
+    provider = _code_exchange_provider(transaction_of, "roles", [])
+    try:
+        party = _party(provider.issuer, oidc_resource="https://api.example.test/")
+        transaction = sessions.new_transaction(redirect_uri=party.redirect_uri, return_to="/", binding="b")
+        transaction_of["nonce"] = transaction.nonce
+        _run(party.exchange_code("code-1", transaction))
+        _run(party.session_tokens(_expired_session()))
+        exchange, refresh = provider.token_forms
+        assert exchange["grant_type"] == "authorization_code" and refresh["grant_type"] == "refresh_token"
+        assert exchange["resource"] == refresh["resource"] == "https://api.example.test/"
+        _run(_party(provider.issuer).session_tokens(_expired_session()))
+        assert "resource" not in provider.token_forms[-1]  # not configured: not sent
+    finally:
+        provider.close()
+
+
+def test_logout_without_an_end_session_endpoint_is_local_and_back_home(database, monkeypatch, caplog):
+    """POST /auth/logout (the route itself, over ASGI) with a provider that advertises no
+    end_session_endpoint: no guessed Auth0 path, a 303 to the home page, the session gone."""
+    from starlette.testclient import TestClient
+
+    from marketing_site.api import api_app
+
+    provider = _Provider()
+    try:
+        monkeypatch.setenv("OIDC_ISSUER", provider.issuer)
+        monkeypatch.setenv("OIDC_CLIENT_ID", "c")
+        monkeypatch.delenv("OIDC_COMPAT", raising=False)
+        get_settings.cache_clear()
+        session_id = _expired_session()
+        client = TestClient(api_app(), base_url="http://127.0.0.1", follow_redirects=False)
+        client.cookies.set(sessions.SESSION_COOKIE, session_id)
+        with caplog.at_level("INFO", logger="marketing_site.api.auth"):
+            response = client.post("/auth/logout")
+        assert response.status_code == 303 and response.headers["location"] == "/"
+        cleared = response.headers.get_list("set-cookie")
+        assert any(c.startswith(f'{sessions.SESSION_COOKIE}=""') for c in cleared)
+        assert any(c.startswith(f'{sessions.MARKER_COOKIE}=""') for c in cleared)
+        assert sessions.live_session(session_id) is None
+        assert any("no end_session_endpoint" in r.getMessage() for r in caplog.records)
     finally:
         provider.close()
 

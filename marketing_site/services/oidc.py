@@ -4,8 +4,9 @@ The Reflex backend is the relying party: the browser only ever sees the provider
 authorize and logout pages and our own cookies. It speaks standard OpenID Connect to any
 certified provider (identity from the ID token merged with UserInfo, refresh without
 widening the scope, RP-Initiated Logout); OIDC_COMPAT=auth0 keeps Auth0's own logout.
-Limits of SPEC §9: HTTP timeout 10 s, 3 attempts of a token request on network failure
-(with back-off), tokens treated as expired up to 60 s early (less for short-lived ones),
+Limits of SPEC §9: HTTP timeout 10 s, 3 attempts of a token request on network failure or
+while the provider says it is unavailable (with back-off), tokens treated as expired up to
+60 s early (less for short-lived ones),
 a per-session refresh lock (Redis when configured: shared by every worker) waited for at
 most 5 s.
 """
@@ -45,6 +46,12 @@ LOCK_LEASE_SECONDS = 40.0
 # Pause before the 2nd and 3rd token attempts (doubling): a provider that dropped one
 # connection is not hit again within milliseconds.
 RETRY_BACKOFF_SECONDS = 0.5
+# Token endpoint answers that say "not now" rather than "no": retried like a network failure.
+# RFC 6749 §5.2 has no such error code, but providers send OAuth 2.0's authorize-endpoint
+# ones (§4.1.2.1) from the token endpoint too.
+RETRY_STATUS_FLOOR = 500  # any 5xx
+RETRY_STATUSES = frozenset({429})  # Too Many Requests
+RETRY_ERRORS = frozenset({"server_error", "temporarily_unavailable"})
 CALLBACK_PATH = "/auth/callback"
 
 # SPEC §8: errors the silent session check swallows; the visitor just stays anonymous.
@@ -73,7 +80,11 @@ class TokenFailed(AuthError):
 
 
 class ProviderRejected(TokenFailed):
-    """The token endpoint answered with an OAuth error (the refresh token is no good)."""
+    """The token endpoint answered with an OAuth error (`error` holds its code).
+
+    Only `invalid_grant` says the refresh token is no good (and ends the session): see
+    `RelyingParty._refreshed_session`.
+    """
 
 
 class ConfigurationError(AuthError):
@@ -81,9 +92,10 @@ class ConfigurationError(AuthError):
 
 
 class ClientRejected(TokenFailed):
-    """`invalid_client`: the provider refused our client credentials. An operator's
-    configuration error (OIDC_CLIENT_ID / OIDC_CLIENT_SECRET), not the visitor's: the
-    session is kept and the error is logged at ERROR."""
+    """`invalid_client`, or any HTTP 401, from the token endpoint: the provider refused our
+    client credentials (Keycloak answers a wrong secret with 401 `unauthorized_client`). An
+    operator's configuration error (OIDC_CLIENT_ID / OIDC_CLIENT_SECRET), not the visitor's:
+    the session is kept and the error is logged at ERROR."""
 
 
 class SubjectChanged(ProviderRejected):
@@ -286,22 +298,31 @@ class RelyingParty:
         return ClientRejected(f"client credentials refused ({detail})", error="invalid_client")
 
     async def _token_request(self, **params: Any) -> dict[str, Any]:
-        """POST the token endpoint; 3 attempts on network failure (with back-off), none on an OAuth error.
+        """POST the token endpoint; 3 attempts (with back-off) on a network failure or while the
+        provider says it is unavailable (5xx, 429, `server_error`, `temporarily_unavailable`),
+        none on a refusal.
 
         A refresh request carries no `scope`: RFC 6749 §6 then grants exactly the original
         scope, where authlib would send the whole configured one (`invalid_scope` from a
-        provider that granted less).
+        provider that granted less). With OIDC_RESOURCE both grants carry `resource` (RFC 8707
+        §2.2), as the authorize request did: without it a provider may issue the access token
+        for its own UserInfo instead of the API.
         """
         metadata = await self.metadata()
-        last_error: Exception | None = None
+        extra: dict[str, Any] = {}
+        if self.settings.oidc_resource:
+            extra["resource"] = self.settings.oidc_resource
+        last_error: object = None
         for attempt in range(1, TOKEN_ATTEMPTS + 1):
             if attempt > 1:
                 await asyncio.sleep(RETRY_BACKOFF_SECONDS * 2 ** (attempt - 2))
             try:
                 async with self._client(None) as client:
+                    client.register_compliance_hook("access_token_response", _status_first)
+                    client.register_compliance_hook("refresh_token_response", _status_first)
                     if params.get("grant_type") == "refresh_token":
                         token = await client.refresh_token(
-                            metadata["token_endpoint"], refresh_token=params["refresh_token"]
+                            metadata["token_endpoint"], refresh_token=params["refresh_token"], **extra
                         )
                     else:
                         token = await client.fetch_token(
@@ -310,22 +331,38 @@ class RelyingParty:
                             code=params["code"],
                             code_verifier=params["code_verifier"],
                             redirect_uri=params["redirect_uri"],
+                            **extra,
                         )
                 return dict(token)
             except OAuthError as error:
                 if error.error == "invalid_client":
                     raise self._client_rejected(error.description or error.error) from error
+                if error.error in RETRY_ERRORS:
+                    last_error = f"{error.error}: {error.description or ''}"
+                    logger.warning(
+                        "token request attempt %d/%d: provider unavailable (%s)", attempt, TOKEN_ATTEMPTS, last_error
+                    )
+                    continue
                 raise ProviderRejected(
                     error.description or error.error, error=error.error or "", description=error.description or ""
                 ) from error
             except httpx2.HTTPStatusError as error:
-                if error.response.status_code == 401:  # RFC 6749 §5.2: client authentication failed
-                    raise self._client_rejected("HTTP 401") from error
-                raise ProviderRejected(f"token endpoint answered {error.response.status_code}") from error
+                status = error.response.status_code
+                if status == 401:  # RFC 6749 §5.2: client authentication failed, whatever the body says
+                    raise self._client_rejected(f"HTTP 401 {_oauth_error_of(error.response)}".strip()) from error
+                if status >= RETRY_STATUS_FLOOR or status in RETRY_STATUSES:
+                    last_error = error
+                    logger.warning(
+                        "token request attempt %d/%d: provider answered HTTP %d", attempt, TOKEN_ATTEMPTS, status
+                    )
+                    continue
+                # Another status without an OAuth error body (a proxy's 403 page, a wrong token
+                # endpoint's 404): no answer about the grant, so no reason to end a session.
+                raise TokenFailed(f"token endpoint answered HTTP {status} without an OAuth error") from error
             except (httpx2.TransportError, ValueError) as error:
                 last_error = error
                 logger.warning("token request attempt %d/%d failed: %r", attempt, TOKEN_ATTEMPTS, error)
-        raise TokenFailed(f"token endpoint unreachable after {TOKEN_ATTEMPTS} attempts: {last_error!r}")
+        raise TokenFailed(f"token endpoint unavailable after {TOKEN_ATTEMPTS} attempts: {last_error!r}")
 
     async def _validated(self, token: Mapping[str, Any], *, nonce: str | None, max_age: int | None) -> dict[str, Any]:
         raw = token.get("id_token")
@@ -415,6 +452,12 @@ class RelyingParty:
         UserInfo is asked again with the new access token. `claims` holds what changed.
         """
         now = time.time()
+        try:
+            await self.metadata()
+        except AuthError as error:
+            # Discovery unreachable (a restarted worker has none cached) or inconsistent: says
+            # nothing of the refresh token, so the session is kept, as after a network failure.
+            raise TokenFailed(f"token refresh impossible: {error}") from error
         token = await self._token_request(grant_type="refresh_token", refresh_token=refresh_token)
         access_token = token.get("access_token")
         if not isinstance(access_token, str):
@@ -546,7 +589,23 @@ class RelyingParty:
             except ClientRejected:
                 raise
             except ProviderRejected as error:
-                logger.info("refresh token refused (%s): session ended", error.error or error)
+                # Only `invalid_grant` refuses the grant itself (RFC 6749 §5.2: the refresh token
+                # is invalid, expired, revoked or another client's): the session ends. The other
+                # codes say nothing against this visitor's token, and a new login would meet
+                # them again: `unauthorized_client` / `unsupported_grant_type` (the client may
+                # not use refresh tokens), `invalid_scope` (no scope is sent: the provider's
+                # scope configuration changed), `invalid_target` (OIDC_RESOURCE), `invalid_request`
+                # or an unknown code. Those are the operator's to fix: logged at ERROR, the
+                # session is kept with 'Get access token failed', as after a network failure.
+                if error.error != "invalid_grant":
+                    logger.error(
+                        "OIDC token refresh refused with %r (%s): session kept; check the client's "
+                        "registration (grant types, scopes) and OIDC_RESOURCE",
+                        error.error,
+                        error.description or error,
+                    )
+                    raise
+                logger.info("refresh token refused (%s): session ended", error.error)
                 await asyncio.to_thread(sessions.delete_session, session_id)
                 return None
             changed = None
@@ -625,7 +684,7 @@ class RelyingParty:
         except ProviderRejected:
             pass  # invalid_grant: the client authenticated
         except TokenFailed as error:
-            problems.append(f"the token endpoint is unreachable: {error}")
+            problems.append(f"the token endpoint did not answer: {error}")
         if not isinstance(metadata.get("userinfo_endpoint"), str):
             logger.warning("the provider advertises no userinfo_endpoint: identity from the ID token only")
         if not self.auth0 and not isinstance(metadata.get("end_session_endpoint"), str):
@@ -678,6 +737,31 @@ async def self_check() -> None:
         logger.error("OIDC self-check: %s", problem)
     if not problems:
         logger.info("OIDC self-check: provider %s accepts client %s", party.issuer, party.client_id)
+
+
+def _status_first(response: httpx2.Response) -> httpx2.Response:
+    """authlib's compliance hook on token responses: some statuses decide alone.
+
+    authlib reads any JSON body as the answer: a 401 `{"error": "unauthorized_client"}`
+    (Keycloak's wrong secret) would be a refused grant, a 429 `{"message": ...}` a token.
+    401 (client authentication), 429 and 5xx raise `HTTPStatusError` before it does.
+    """
+    status = response.status_code
+    if status == 401 or status in RETRY_STATUSES or status >= RETRY_STATUS_FLOOR:
+        response.raise_for_status()
+    return response
+
+
+def _oauth_error_of(response: httpx2.Response) -> str:
+    """The OAuth `error` (and description) of an error response's JSON body, or ""."""
+    try:
+        body = response.json()
+    except ValueError:
+        return ""
+    if not isinstance(body, dict) or not isinstance(body.get("error"), str):
+        return ""
+    description = body.get("error_description")
+    return f"{body['error']}: {description}" if isinstance(description, str) and description else body["error"]
 
 
 def raw_or(token: Mapping[str, Any], name: str) -> str:
