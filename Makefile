@@ -104,11 +104,13 @@ BUILD_CANARIES = SMTP_PASSWORD=canary-smtp-password-7f3a OIDC_CLIENT_SECRET=cana
 # TEST_REDIS_URL are set: the route smoke test, the lead flow (API, faults, browser), the
 # security headers, a state event over the websocket, the login flow (tests/test_auth*.py), the
 # operators' console (tests/test_console*.py), the demo scheduler (one booking per slot across
-# two workers, the whole booking in Chromium), the nginx proxy in front of two workers and a burst
-# of audience beacons over two workers.
+# two workers, the whole booking in Chromium), the nginx proxy in front of two workers, a burst
+# of audience beacons over two workers and a failing handler on a public page told to the visitor
+# with the reference the log carries.
 ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_faults.py \
 	tests/test_browser_leads.py tests/test_security.py tests/test_schema.py tests/test_operations.py \
 	tests/test_browser_pages.py::test_switch_event_applies_alternate_set_on_the_accented_page \
+	tests/test_failure_notice.py::test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference \
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py tests/test_audience_http.py \
 	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
 # That pass runs beside the SQLite one (each keeps about one core busy; CI has two), on its own

@@ -292,7 +292,8 @@ TEXT_FAULTS = """(root) => {
   return [...new Set(faults)];
 }"""
 LONG_EMAIL = "marie-charlotte.de-la-tour-dauvergne.relations@banque-pri.fr"
-FLOW_WIDTHS = range(320, 1441, 16)
+# Every 16 px from 320 to 1440, and 375 (the width of the bug report: an iPhone's viewport).
+FLOW_WIDTHS = sorted({*range(320, 1441, 16), 375})
 
 
 def _sweep(page, root: str, phase: str) -> list[str]:

@@ -79,8 +79,8 @@ def _seed(site_server, leads: list[dict]) -> list[int]:
     return ids
 
 
-def _seed_booking(site_server, email: str) -> None:
-    """A demo booked this week: its lead (form `demo`) and its booking row."""
+def _seed_booking(site_server, email: str) -> int:
+    """A demo booked this week: its lead (form `demo`) and its booking row; returns the booking's id."""
     from sqlmodel import Session
 
     from marketing_site.db.booking import Booking
@@ -103,18 +103,21 @@ def _seed_booking(site_server, email: str) -> None:
             )
             session.add(lead)
             session.flush()
-            session.add(
-                Booking(
-                    lead_id=lead.id,
-                    starts_at=start + timedelta(seconds=uuid.uuid4().int % 1000),
-                    ends_at=start + timedelta(minutes=30),
-                    visitor_timezone="Europe/Paris",
-                    lang="fr",
-                    uid=f"{uuid.uuid4().hex}@example.test",
-                )
+            booking = Booking(
+                lead_id=lead.id,
+                starts_at=start + timedelta(seconds=uuid.uuid4().int % 1000),
+                ends_at=start + timedelta(minutes=30),
+                visitor_timezone="Europe/Paris",
+                lang="fr",
+                uid=f"{uuid.uuid4().hex}@example.test",
             )
+            session.add(booking)
+            session.flush()
+            booking_id = booking.id
     finally:
         engine.dispose()
+    assert booking_id is not None
+    return booking_id
 
 
 def _login(page, site, path, user):
@@ -520,6 +523,8 @@ def test_data_subject_download_and_erasure_leave_nothing_and_an_audit_entry(new_
             {"name": "Personne", "company": marker, "email": email, "form": "white_paper", "mail": "failed"},
         ],
     )
+    # The same person booked a demo (still to come): the erasure cancels it and deletes it too.
+    booking_id = _seed_booking(site_server, email)
     page = new_page()
     _login(page, site, "/console", CONSOLE_ADMIN_USER)
     _granted(page)
@@ -527,15 +532,17 @@ def test_data_subject_download_and_erasure_leave_nothing_and_an_audit_entry(new_
     page.get_by_test_id("console-subject-find").click()
     counts = page.get_by_test_id("console-subject-counts")
     counts.locator("li[data-holder=lead]").wait_for()
-    assert counts.locator("li[data-holder=lead]").inner_text() == "Leads : 2 ligne(s)"
+    assert counts.locator("li[data-holder=lead]").inner_text() == "Leads : 3 ligne(s)"
     assert counts.locator("li[data-holder=outbox_message]").inner_text() == "Courriels : 2 ligne(s)"
+    assert counts.locator("li[data-holder=booking]").inner_text() == "Rendez-vous de démo : 1 ligne(s)"
 
     with page.expect_download() as download:
         page.get_by_test_id("console-subject-download").click()
     data = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert data["email"] == email
-    assert sorted(lead["form"] for lead in data["data"]["lead"]) == ["ebook", "white_paper"]
+    assert sorted(lead["form"] for lead in data["data"]["lead"]) == ["demo", "ebook", "white_paper"]
     assert len(data["data"]["outbox_message"]) == 2
+    assert [b["id"] for b in data["data"]["booking"]] == [booking_id]
 
     erase = page.get_by_test_id("console-subject-erase")
     assert erase.is_disabled()  # until the confirmation box is ticked
@@ -547,13 +554,14 @@ def test_data_subject_download_and_erasure_leave_nothing_and_an_audit_entry(new_
     )
     assert site_server.query("SELECT count(*) FROM lead WHERE lower(email) = ?", email) == [(0,)]
     assert site_server.query("SELECT count(*) FROM outbox_message WHERE lower(reply_to) = ?", email) == [(0,)]
+    assert site_server.query("SELECT count(*) FROM booking WHERE id = ?", booking_id) == [(0,)]
     entries = site_server.query(
         "SELECT action, actor_sub, subject, counts_json FROM console_audit ORDER BY id DESC LIMIT 3"
     )
     assert [e[0] for e in entries] == ["erase", "download", "lookup"]
     assert {e[1] for e in entries} == {CONSOLE_ADMIN_USER["sub"]}
     assert len({e[2] for e in entries}) == 1  # the same subject, as a hash
-    assert json.loads(entries[0][3]) == {"auth_session": 0, "booking": 0, "lead": 2, "outbox_message": 2}
+    assert json.loads(entries[0][3]) == {"auth_session": 0, "booking": 1, "lead": 3, "outbox_message": 2}
     assert all(marker not in str(e) for e in entries)  # never the data itself
     # The console shows the log.
     audit = page.get_by_test_id("console-audit")

@@ -287,6 +287,62 @@ def test_console_handler_failure_and_erasure_outcomes(new_page, site, site_serve
     assert not [e for e in page_errors if "EvalError" in e], page_errors
 
 
+def test_console_refusals_of_events_sent_past_its_controls_and_the_traffic_outcomes(
+    new_page, site, site_server, page_errors
+):
+    """Events the console's controls never send, on its own socket: an erasure without its armed
+    confirmation, an unknown sort column, a page that is not a whole number. The server refuses each
+    aloud and erases nothing. And the traffic form says what it showed, or that it refused."""
+    from marketing_site.state.console import ConsoleState
+
+    email = f"unarmed-{uuid.uuid4().hex[:8]}@example.test"
+    _seed_lead(site_server, email)
+    erasures = site_server.query("SELECT COUNT(*) FROM console_audit WHERE action LIKE 'erase%'")
+    page = new_page()
+    relay = _relay(page)
+    path = routes.CONSOLE.fr
+    page.goto(site + path)
+    provider_login(page, CONSOLE_ADMIN_USER)
+    page.wait_for_url(site + path)
+    page.locator("#leads").wait_for()
+    # The first event of the console's socket after the login (the one before left with its page).
+    frames = [f for f in relay["frames"] if str(f).startswith("40/_event,")]
+    event = json.loads(frames[-1].removeprefix("40/_event,"))["event"]
+    state = ConsoleState.get_full_name()
+
+    # The operator looks the person up; the erase button shows, disabled (its box not ticked).
+    page.locator("#data-subjects form").first.locator("[name=email]").fill(email)
+    page.get_by_test_id("console-subject-find").click()
+    _outcome(page, "found")
+    assert page.get_by_test_id("console-subject-erase").is_disabled()
+    _send(relay, event, f"{state}.erase_subject", {"form_data": {"email": email, "confirm": "on"}})
+    assert "Cochez d'abord la case de confirmation" in _outcome(page, "erase_unconfirmed")
+    assert page.locator("[data-testid=console-outcome] [data-ok=false]").count() == 1
+    assert site_server.query("SELECT COUNT(*) FROM lead WHERE email = ?", email) == [(1,)]
+    assert site_server.query("SELECT COUNT(*) FROM console_audit WHERE action LIKE 'erase%'") == erasures
+
+    _send(relay, event, f"{state}.sort_by", {"column": "phone"})
+    assert "Tri refusé" in _outcome(page, "sort_refused")
+    _send(relay, event, f"{state}.go_to_page", {"page": 2.5})
+    assert "Numéro de page invalide" in _outcome(page, "page_refused")
+    assert page.locator("[data-testid=console-outcome] [data-ok=false]").count() == 1
+
+    traffic = page.get_by_test_id("console-traffic-form")
+    traffic.locator("[name=by]").select_option("language")
+    page.get_by_test_id("console-traffic-apply").click()
+    text = _outcome(page, "traffic_shown").replace("\xa0", " ")  # French spacing before the colon
+    shown = page.locator("[data-testid=console-traffic] tbody tr").count()
+    assert f"Trafic affiché : {shown} ligne(s)." in text
+    traffic.locator("[name=from]").fill("2030-01-02")
+    traffic.locator("[name=to]").fill("2030-01-01")
+    page.get_by_test_id("console-traffic-apply").click()
+    assert "Période ou regroupement refusé" in _outcome(page, "traffic_refused")
+    assert page.locator("[data-testid=console-outcome] [data-ok=false]").count() == 1
+    assert "Date de fin invalide" in traffic.get_by_role("alert").inner_text()
+    assert page.locator("[data-testid=console-traffic] tbody tr").count() == shown  # the last valid choice
+    assert not [e for e in page_errors if "EvalError" in e], page_errors
+
+
 # ----------------------------------------------------------------------------- navbar
 
 

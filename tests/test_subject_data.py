@@ -72,7 +72,8 @@ def rows_of(session: Session, table: Table, email: str, seen: tuple[str, ...] = 
 
 
 def test_every_table_with_personal_data_is_looked_up_downloaded_and_erased():
-    from marketing_site.services.console import HOLDERS, KEPT
+    from marketing_site.db import metadata
+    from marketing_site.services.console import HOLDERS, KEPT, NOT_PERSONAL
 
     covered = {holder.name for holder in HOLDERS}
     tables = personal_tables()
@@ -86,6 +87,19 @@ def test_every_table_with_personal_data_is_looked_up_downloaded_and_erased():
     # Every holder both finds (lookup and download use it) and erases.
     assert all(callable(h.find) and callable(h.erase) for h in HOLDERS)
     assert not set(KEPT) & covered
+    # Not every personal table has an email column (auth_session keeps it inside user_json): each
+    # table of the models is decided by hand, held, kept or not personal, each with its reason, so
+    # a new table fails here until someone decides which.
+    decided = [*(holder.name for holder in HOLDERS), *KEPT, *NOT_PERSONAL]
+    assert len(decided) == len(set(decided)), "a table is in more than one of HOLDERS, KEPT and NOT_PERSONAL"
+    assert set(decided) == set(metadata.tables), (
+        f"undecided tables: {sorted(set(metadata.tables) - set(decided))}; unknown names: "
+        f"{sorted(set(decided) - set(metadata.tables))}; add each to services.console.HOLDERS, KEPT or "
+        "NOT_PERSONAL (with the reason)"
+    )
+    assert all(reason.strip() for reason in (*KEPT.values(), *NOT_PERSONAL.values()))
+    # What the derivation finds is never waved through as not personal.
+    assert not set(tables) & set(NOT_PERSONAL)
 
 
 # ------------------------------------------------------------------ a person with a demo

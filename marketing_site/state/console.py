@@ -160,6 +160,7 @@ class ConsoleState(rx.State):
             return
         if column not in console.SORTS:
             self.filter_error = "sort"
+            self._say("sort_refused", ok=False)
             return
         self.descending = not self.descending if column == self.sort else column == "created_at"
         self.sort, self.page = column, 1
@@ -172,6 +173,7 @@ class ConsoleState(rx.State):
             return
         if not isinstance(page, int) or isinstance(page, bool):
             self.filter_error = "page"
+            self._say("page_refused", ok=False)
             return
         self.page = max(1, page)
         self._refresh_leads()
@@ -193,10 +195,12 @@ class ConsoleState(rx.State):
             q = console.TrafficQuery.parse(values)
         except console.FilterError as error:
             self.traffic_error = error.field  # the table keeps the last valid choice
+            self._say("traffic_refused", ok=False)
             return
         self.traffic_error = ""
         self.traffic_by, self.traffic_from, self.traffic_to = q.by, q.first.isoformat(), q.last.isoformat()
         self.traffic = console.traffic_rows(q)
+        self._say("traffic_shown", count=len(self.traffic))
 
     # ------------------------------------------------------------------ mail
 
