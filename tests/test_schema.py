@@ -47,9 +47,8 @@ def test_api_conforms_to_its_schema(mode, schema_site):
     operations = [result.ok() for result in schema.get_all_operations()]
     tested = 0
     for operation in operations:
-
         # 40 examples per operation and mode, run on SQLite and again on PostgreSQL: the
-        # suite's time budget (docs/testing.md); hypothesis still covers every schema branch.
+        # suite's time budget (docs/testing.md).
         @given(case=operation.as_strategy(generation_mode=mode))
         @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
         def conforms(case):
