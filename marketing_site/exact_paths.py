@@ -130,7 +130,7 @@ def _decode_load_event_paths() -> None:
         return original(self, unquote(path))
 
     get_load_events.decodes_paths = True  # type: ignore[attr-defined]  # a marker: installed once
-    App.get_load_events = get_load_events  # type: ignore[method-assign]
+    App.get_load_events = get_load_events  # type: ignore[method-assign]  # replacing Reflex's method is the patch
 
 
 def respawn_failed_workers() -> None:

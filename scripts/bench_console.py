@@ -83,8 +83,8 @@ def _seed(count: int) -> None:
                     }
                 )
                 next_id += 1
-            connection.execute(Lead.__table__.insert(), leads)  # type: ignore[attr-defined]
-            connection.execute(OutboxMessage.__table__.insert(), mails)  # type: ignore[attr-defined]
+            connection.execute(Lead.__table__.insert(), leads)
+            connection.execute(OutboxMessage.__table__.insert(), mails)
     if engine.dialect.name == "postgresql":
         with engine.connect() as connection:
             connection.exec_driver_sql("ANALYZE")

@@ -95,7 +95,7 @@ def _seed(views_per_month: int, months: int) -> tuple[int, int]:
                 }
                 for (path, lang, referrer, source, medium, campaign, device), views in counts.items()
             ]
-            connection.execute(PageViewDay.__table__.insert(), rows)  # type: ignore[attr-defined]
+            connection.execute(PageViewDay.__table__.insert(), rows)
             rows_written += len(rows)
             leads = []
             for i in range(int(per_day * 0.003)):
@@ -120,7 +120,7 @@ def _seed(views_per_month: int, months: int) -> tuple[int, int]:
                     }
                 )
             if leads:
-                connection.execute(Lead.__table__.insert(), leads)  # type: ignore[attr-defined]
+                connection.execute(Lead.__table__.insert(), leads)
                 leads_written += len(leads)
     with engine.begin() as connection:
         audience.rebuild_rollups(connection)  # the per-page and per-source sums the view reads

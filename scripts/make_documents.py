@@ -53,7 +53,7 @@ Color = tuple[int, int, int]
 
 
 def _hex(value: str) -> Color:
-    return tuple(int(value[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+    return int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16)
 
 
 NAVY = _hex("#0b2545")

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from servers import ROOT
 
 # A process as the site runs: Reflex's and Granian's own logging set up first, as they do under
@@ -77,3 +78,69 @@ def test_failure_references_survive_the_phone_number_mask():
         reference = new_reference()
         assert re.fullmatch(r"[A-F][0-9A-F]{7}", reference)
         assert redact(f"event handler failed ref={reference}").endswith(f"ref={reference}")
+
+
+# Reflex under its CLI: its sinks attached, the site's configure(), then what Reflex does later in
+# the same process (its configuration read again, its log level set by --loglevel) and what it
+# prints and logs around a request: the banners, a warning, a Redis lock warning.
+REFLEX_PROGRAM = r"""
+import logging
+from reflex_base.constants import LogLevel
+from reflex_base.utils import console, log as reflex_log
+
+reflex_log.enable_managed_logging()
+from marketing_site import logs
+
+logs.configure()
+reflex_log.ensure_configured()
+console.set_log_level(LogLevel.INFO)
+reflex_log.set_json_mode(False)
+console.rule("[bold]Starting Reflex App")
+console.print("App running at: [bold green]http://127.0.0.1:8000/[/bold green]")
+console.print("shown once", dedupe=True)
+console.print("shown once", dedupe=True)
+logging.getLogger("reflex.utils.prerequisites").warning("Your version (20.20.2) of Node.js is out of date.")
+logging.getLogger("reflex.istate.manager.redis").warning(
+    "Lock for token 96205f92_state.auth was held too long time_taken=1.6s, use `@rx.event(background=True)`",
+    extra={"dedupe": True},
+)
+logging.getLogger("reflex.utils.processes").info("Reflex app stopped.")
+logging.getLogger("reflex.utils.processes").debug("below the site's LOG_LEVEL")
+"""
+
+
+def test_reflex_banners_prints_and_records_are_json_lines_for_good():
+    from marketing_site.logs import redact
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LOG_", "REFLEX_"))}
+    env.update(LOG_FORMAT="json", LOG_LEVEL="INFO", PYTHONPATH=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, "-c", REFLEX_PROGRAM], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout == ""
+    records = [json.loads(line) for line in done.stderr.splitlines()]  # every line is one JSON object
+    assert [(r["level"], r["logger"]) for r in records] == [
+        ("INFO", "reflex.console"),
+        ("INFO", "reflex.console"),
+        ("INFO", "reflex.console"),
+        ("WARNING", "reflex.utils.prerequisites"),
+        ("WARNING", "reflex.istate.manager.redis"),
+        ("INFO", "reflex.utils.processes"),
+    ]
+    assert [r["msg"] for r in records[:3]] == [
+        "Starting Reflex App",
+        f"App running at: {redact('http://127.0.0.1:8000/')}",
+        "shown once",
+    ]
+    assert records[4]["msg"].startswith("Lock for token 96205f92_state.auth was held too long")
+    assert records[5]["msg"] == "Reflex app stopped."
+
+
+def test_a_reflex_upgrade_that_moves_what_the_site_replaces_stops_the_start(monkeypatch):
+    from reflex_base.utils import console
+
+    from marketing_site import logs
+
+    monkeypatch.delattr(console, "rule")
+    with pytest.raises(logs.ReflexLoggingMoved, match=r"reflex_base\.utils\.console\.rule"):
+        logs._reflex_through_root()

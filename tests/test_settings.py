@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 
 import pytest
 
 from marketing_site.logs import RedactingFormatter
-from marketing_site.settings import SettingsError, get_settings, load_settings
+from marketing_site.settings import PROJECT_ROOT, Settings, SettingsError, get_settings, load_settings
 
 # Recognisable values for everything secret a deployment sets.
 CANARIES = {
@@ -137,3 +138,22 @@ def test_replace_checks_like_the_environment(environment):
     assert settings.replace(session_secret="x" * 40).session_secret.get_secret_value() == "x" * 40
     with pytest.raises(ValueError, match="log_level"):
         settings.replace(log_level="LOUD")
+
+
+def variable_names() -> set[str]:
+    """The environment variable each setting is read from: its alias, else its name in capitals."""
+    names = set()
+    for name, field in Settings.model_fields.items():
+        alias = field.validation_alias
+        assert alias is None or isinstance(alias, str), f"{name}: read the variable name from {alias!r} here"
+        names.add(alias or name.upper())
+    return names
+
+
+def test_every_setting_is_in_env_example_and_nothing_else():
+    lines = re.findall(r"(?m)^([A-Z][A-Z0-9_]*)=", (PROJECT_ROOT / ".env.example").read_text())
+    assert len(lines) == len(set(lines)), "a variable is listed twice in .env.example"
+    assert {"PORT", "REFLEX_REDIS_URL", "SESSION_SECRET"} <= set(lines)
+    settings = variable_names()
+    assert sorted(settings - set(lines)) == [], "settings missing from .env.example"
+    assert sorted(set(lines) - settings) == [], ".env.example lists variables no setting reads"

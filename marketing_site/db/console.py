@@ -36,7 +36,7 @@ class ConsoleAudit(SQLModel, table=True):
 # Leads table indexes for the console's filters and sorts (declared here so the leads model
 # stays as it is; they attach to the `lead` table). Case-insensitive email lookups for
 # data-subject requests use the lower(email) expression index.
-_lead = Lead.__table__.c  # type: ignore[attr-defined]
+_lead = Lead.__table__.c  # type: ignore[attr-defined]  # SQLModel adds __table__ at run time, undeclared
 LEAD_INDEXES = (
     Index("ix_lead_email_lower", func.lower(_lead.email)),
     Index("ix_lead_form_created_at", _lead.form, _lead.created_at),

@@ -511,11 +511,12 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     flags = "honeypot" if payload.get(leads.HONEYPOT_FIELD) else ""
     if errors:
         return BookResult("taken" if reason == "slot_taken" and len(errors) == 1 else "invalid", errors)
+    # Both checked above (their errors returned): this tells the type checker.
     assert start is not None
+    assert isinstance(zone_name, str)
     try:
         attribution = clean_attribution(payload.get("attribution"))
-        # zone_name: a known time zone, else errors returned above
-        booking_id = _store(contact.values, lang, zone_name, start, key, flags, attribution)  # type: ignore[arg-type]
+        booking_id = _store(contact.values, lang, zone_name, start, key, flags, attribution)
     except IntegrityError:
         twin = _booking_of_lead_key(key)
         if twin is not None:  # a concurrent twin of this request won
