@@ -129,6 +129,16 @@ def _sign_in(page, login: str) -> None:
     consent.click()
 
 
+def _logged_in_on_compare(new_page, site: str, login: str = "camille"):
+    """A fresh page logged in through the provider from /compare, back on /compare."""
+    page, authorize = _open(new_page)
+    page.goto(site + "/compare")
+    page.get_by_test_id("nav-login").click()
+    _sign_in(page, login)
+    page.wait_for_url(site + "/compare")
+    return page, authorize
+
+
 def _logged_in(page, wait: float = 15) -> bool:
     """Whether the page shows the logout icon within `wait` seconds (the page's start-up
     events, a refresh among them, take their time on a busy machine)."""
@@ -193,11 +203,7 @@ def test_roles_from_userinfo_open_the_console(new_page, site, certified):
 
 def test_logout_returns_to_the_registered_home_page_and_ends_the_provider_session(new_page, site, certified):
     provider = certified("nereo-certified")
-    page, authorize = _open(new_page)
-    page.goto(site + "/compare")
-    page.get_by_test_id("nav-login").click()
-    _sign_in(page, "camille")
-    page.wait_for_url(site + "/compare")
+    page, authorize = _logged_in_on_compare(new_page, site)
     page.get_by_test_id("logout").click()
     page.wait_for_url(re.compile(re.escape(provider.issuer) + r"/session/end.*"))
     params = _query(page.url)
@@ -220,11 +226,7 @@ def test_no_redirect_loop_with_10_s_tokens_or_without_expires_in(new_page, site,
     token's expiry: one authorize request (the login), and the visitor stays logged in."""
     provider = certified(client_id)
     before = len(provider.requests("/auth"))
-    page, authorize = _open(new_page)
-    page.goto(site + "/compare")
-    page.get_by_test_id("nav-login").click()
-    _sign_in(page, "camille")
-    page.wait_for_url(site + "/compare")
+    page, authorize = _logged_in_on_compare(new_page, site)
     start, loads = time.monotonic(), 0
     while time.monotonic() - start < 15:
         page.goto(site + ("/compare" if loads % 2 else "/en/pricing"))
@@ -238,11 +240,7 @@ def test_no_redirect_loop_with_10_s_tokens_or_without_expires_in(new_page, site,
 
 def test_rotation_works_and_a_reused_refresh_token_ends_the_session_cleanly(new_page, site, site_server, certified):
     provider = certified("nereo-rotating")
-    page, _ = _open(new_page)
-    page.goto(site + "/compare")
-    page.get_by_test_id("nav-login").click()
-    _sign_in(page, "camille")
-    page.wait_for_url(site + "/compare")
+    page, _ = _logged_in_on_compare(new_page, site)
     id_hash, sealed, _ = _session_row(site_server)
     first = sessions.unseal(sealed, _secret())
     site_server.query("UPDATE auth_session SET access_expires_at = ? WHERE id_hash = ?", time.time() - 1, id_hash)
@@ -277,11 +275,7 @@ def test_a_refresh_whose_page_went_away_is_stored_and_the_session_lives_on(new_p
     has already answered (spending the rotating token) is stored all the same: otherwise the
     next page sends the spent token, the provider revokes the grant and the session ends."""
     provider = certified("nereo-rotating")
-    page, _ = _open(new_page)
-    page.goto(site + "/compare")
-    page.get_by_test_id("nav-login").click()
-    _sign_in(page, "camille")
-    page.wait_for_url(site + "/compare")
+    page, _ = _logged_in_on_compare(new_page, site)
     assert _logged_in(page)
     id_hash, sealed, _ = _session_row(site_server)
     tokens = [sessions.unseal(sealed, _secret())]
@@ -313,11 +307,7 @@ def test_a_refresh_whose_page_went_away_is_stored_and_the_session_lives_on(new_p
 
 def test_a_failed_refresh_keeps_page_and_auth_session_in_agreement(new_page, site, site_server, certified):
     provider = certified("nereo-certified")
-    page, _ = _open(new_page)
-    page.goto(site + "/compare")
-    page.get_by_test_id("nav-login").click()
-    _sign_in(page, "camille")
-    page.wait_for_url(site + "/compare")
+    page, _ = _logged_in_on_compare(new_page, site)
     id_hash = _session_row(site_server)[0]
     site_server.query("UPDATE auth_session SET access_expires_at = ? WHERE id_hash = ?", time.time() - 1, id_hash)
     provider.stop()  # the token endpoint is unreachable: 3 attempts, then 'Get access token failed'
@@ -356,11 +346,7 @@ def test_a_successful_silent_login_does_not_arm_another(new_page, site, site_ser
     marks the browser as logged in but buys no other check, so losing the session twice never
     makes a loop."""
     certified("nereo-certified")
-    page, authorize = _open(new_page)
-    page.goto(site + "/compare")
-    page.get_by_test_id("nav-login").click()
-    _sign_in(page, "camille")
-    page.wait_for_url(site + "/compare")
+    page, authorize = _logged_in_on_compare(new_page, site)
     site_server.query("DELETE FROM auth_session")  # the site's session is gone; the provider's lives
     page.reload()
     page.wait_for_url(site + "/compare")
@@ -378,11 +364,7 @@ def test_a_logout_at_the_provider_ends_the_site_session_by_back_channel(new_page
     """The visitor signs out at the provider itself (not through the site): the provider's
     Back-Channel Logout call ends the site's session, and a forged call does not."""
     provider = certified("nereo-certified")
-    page, _ = _open(new_page)
-    page.goto(site + "/compare")
-    page.get_by_test_id("nav-login").click()
-    _sign_in(page, "camille")
-    page.wait_for_url(site + "/compare")
+    page, _ = _logged_in_on_compare(new_page, site)
     forged = httpx2.post(site + "/auth/backchannel-logout", data={"logout_token": "e30.e30.c2ln"})
     assert forged.status_code == 400 and _session_says(page, site)
     page.goto(provider.issuer + "/session/end")
@@ -442,11 +424,7 @@ def test_the_resource_is_the_access_tokens_audience_at_login_and_after_a_refresh
     exchange and at each refresh, where without `resource` it issues them for its UserInfo.
     Last in this module: its settings cost one restart of the site."""
     certified("nereo-certified", OIDC_RESOURCE=RESOURCE)
-    page, authorize = _open(new_page)
-    page.goto(site + "/compare")
-    page.get_by_test_id("nav-login").click()
-    _sign_in(page, "camille")
-    page.wait_for_url(site + "/compare")
+    page, authorize = _logged_in_on_compare(new_page, site)
     assert _query(authorize[0])["resource"] == RESOURCE
     id_hash = _session_row(site_server)[0]
     assert _access_token_audience(site_server, id_hash) == RESOURCE
