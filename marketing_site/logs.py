@@ -40,10 +40,17 @@ DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2})?")
 URL = re.compile(r"\b(https?|wss?|redis|rediss|postgresql(?:\+\w+)?)://(?:[^\s/@\"'<>]*@)?([^\s/?#\"'<>]+)[^\s\"'<>]*")
 
 
+IPV4 = re.compile(r"(?:\d{1,3}\.){3}\d{1,3}")
+
+
 def _phone(match: re.Match) -> str:
     found = match.group()
     if DATE.fullmatch(found.strip()) or sum(c.isdigit() for c in found) < 6:
         return found  # a timestamp, or too short to be a phone number
+    if IPV4.fullmatch(found.strip()):
+        # A visitor's address is personal data; the loopback and "any" addresses a server
+        # binds to name no one ("App running at http://127.0.0.1:8000").
+        return found if found.strip().startswith("127.") or found.strip() == "0.0.0.0" else "<ip>"
     return "<phone>"
 
 
@@ -54,7 +61,7 @@ def _url(match: re.Match) -> str:
 
 
 def redact(text: str) -> str:
-    """Cut URLs to scheme and host; mask email addresses and phone numbers."""
+    """Cut URLs to scheme and host; mask email addresses, phone numbers and IP addresses."""
     return PHONE.sub(_phone, EMAIL.sub("<email>", URL.sub(_url, text)))
 
 

@@ -80,6 +80,15 @@ def test_failure_references_survive_the_phone_number_mask():
         assert redact(f"event handler failed ref={reference}").endswith(f"ref={reference}")
 
 
+def test_ip_addresses_are_masked_as_such_and_a_server_address_stays():
+    from marketing_site.logs import redact
+
+    assert redact("client 203.0.113.7 refused") == "client <ip> refused"
+    assert redact("App running at: http://127.0.0.1:8000/") == "App running at: http://127.0.0.1:8000/"
+    assert redact("listening on 0.0.0.0:8000") == "listening on 0.0.0.0:8000"
+    assert redact("call +33 6 12 34 56 78") == "call <phone>"
+
+
 # Reflex under its CLI: its sinks attached, the site's configure(), then what Reflex does later in
 # the same process (its configuration read again, its log level set by --loglevel) and what it
 # prints and logs around a request: the banners, a warning, a Redis lock warning.
