@@ -551,10 +551,10 @@ class CertifiedProvider:
         raise RuntimeError("oidc-provider did not come up")
 
     def requests(self, path: str | None = None) -> list[str]:
-        lines = [line for line in self.log.read_text().splitlines() if line.startswith(("GET ", "POST "))]
+        lines = self.said(("GET ", "POST "))
         return [line for line in lines if path is None or line.split(" ", 1)[1] == path]
 
-    def said(self, prefix: str) -> list[str]:
+    def said(self, prefix: str | tuple[str, ...]) -> list[str]:
         """Its log lines that start with `prefix` (such as "refreshed ", see provider.mjs)."""
         return [line for line in self.log.read_text().splitlines() if line.startswith(prefix)]
 

@@ -28,7 +28,8 @@ def _logout_token(header: str) -> str:
     return urlencode({"logout_token": f"{_b64(header)}.{_b64('{}')}.c2ln"})
 
 
-# route: (path, headers, body, status) — the beacon's own limit is 2 KiB (413 before any parsing).
+# route: (path, headers, body, status) — the beacon's own limit is 2 KiB (413 before any parsing);
+# it answers 204 to what it cannot read, counting nothing.
 CASES = {
     "lead nested": ("/api/v1/mail/send", JSON, NESTED, 422),
     "lead 2 MB": ("/api/v1/mail/send", JSON, LARGE, 413),
@@ -38,6 +39,10 @@ CASES = {
     "client report nested in an object": ("/api/v1/client-report", JSON, '{"ref":' + NESTED, 422),
     "client report 2 MB": ("/api/v1/client-report", JSON, LARGE, 413),
     "beacon nested": ("/api/v1/audience", BEACON, NESTED, 413),
+    # Under that limit and still past the parser's stack: ignored like any unreadable beacon.
+    "beacon nested within its limit": ("/api/v1/audience", BEACON, "[" * 2000, 204),
+    "beacon nested within its limit, in an object": ("/api/v1/audience", BEACON, '{"path":' + "[" * 1990, 204),
+    "beacon not JSON": ("/api/v1/audience", BEACON, "{not json", 204),
     "beacon 2 MB": ("/api/v1/audience", BEACON, LARGE, 413),
     "logout token nested header": ("/auth/backchannel-logout", FORM, _logout_token(NESTED), 400),
     "logout token 2 MB": ("/auth/backchannel-logout", FORM, urlencode({"logout_token": LARGE}), 400),
