@@ -41,8 +41,8 @@ def _redacted(value: Any) -> Any:
     return value
 
 
-def scrubbed(event: dict[str, Any], _hint: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The report as it may leave the server (sentry-sdk's `before_send`)."""
+def scrubbed(event: Any, _hint: Any = None) -> Any:
+    """The report as it may leave the server (sentry-sdk's `before_send`: an event is a dict)."""
     event = dict(event)
     event.pop("user", None)
     request = event.get("request")
@@ -70,7 +70,6 @@ def configure(settings: Settings | None = None) -> bool:
         default_integrations=False,
         auto_enabling_integrations=False,
         integrations=[LoggingIntegration(level=logging.INFO, event_level=None)],
-        send_default_pii=False,
         include_local_variables=False,
         max_request_body_size="never",
         before_send=scrubbed,
