@@ -26,7 +26,7 @@ import pytest
 from lead_payloads import lead_payload
 from prometheus_client import CollectorRegistry
 from prometheus_client.multiprocess import MultiProcessCollector
-from servers import ARTIFACTS, METRICS_TOKEN, ROOT, SiteServer, free_port
+from servers import ARTIFACTS, METRICS_TOKEN, ROOT, SiteServer, SmtpSink, free_port
 
 CONFIG = ROOT / "deploy" / "prometheus" / "prometheus.yml"
 DASHBOARD = ROOT / "deploy" / "grafana" / "site-dashboard.json"
@@ -158,7 +158,8 @@ def send_leads(site: SiteServer, count: int, tag: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def scraped(workdir, smtp):
+def scraped(workdir):
+    smtp = SmtpSink().start()  # its own: a hundred lead mails stay out of the session's sink
     site = SiteServer(free_port(), workdir, smtp, workers=2)
     site.migrate()
     site.start()
@@ -169,6 +170,7 @@ def scraped(workdir, smtp):
     finally:
         prometheus.stop()
         site.stop()
+        smtp.stop()
 
 
 def test_what_prometheus_stores_is_what_the_site_did_through_a_respawn_and_a_restart(scraped):
