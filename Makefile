@@ -14,7 +14,7 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test bench bench-visitors build install chromium nginx fonts java documents migrate clean audit load faults lint release
+.PHONY: run dev test bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
 # Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
 WORKERS ?= 1
 
@@ -65,6 +65,11 @@ chromium:
 nginx:
 	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || { apt-get update -qq && apt-get install -y -qq nginx; }
 
+# Debian's prometheus and its promtool: tests/test_metrics.py checks and unit-tests the alert rules
+# of deploy/prometheus/, tests/test_prometheus.py scrapes the site with it.
+prometheus:
+	@command -v promtool >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq --no-install-recommends prometheus; }
+
 # Liberation Sans, the font embedded in the PDF documents (scripts/make_documents.py).
 fonts:
 	@test -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf || { apt-get update -qq && apt-get install -y -qq fonts-liberation; }
@@ -105,14 +110,14 @@ BUILD_CANARIES = SMTP_PASSWORD=canary-smtp-password-7f3a OIDC_CLIENT_SECRET=cana
 # security headers, a state event over the websocket, the login flow (tests/test_auth*.py), the
 # operators' console (tests/test_console*.py), the demo scheduler (one booking per slot across
 # two workers, the whole booking in Chromium), the nginx proxy in front of two workers, a burst
-# of audience beacons over two workers and a failing handler on a public page told to the visitor
-# with the reference the log carries.
+# of audience beacons over two workers, a failing handler on a public page told to the visitor
+# with the reference the log carries, and Debian's Prometheus scraping two workers.
 ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_faults.py \
 	tests/test_browser_leads.py tests/test_security.py tests/test_schema.py tests/test_operations.py \
 	tests/test_browser_pages.py::test_switch_event_applies_alternate_set_on_the_accented_page \
 	tests/test_failure_notice.py::test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference \
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py tests/test_audience_http.py \
-	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
+	tests/test_prometheus.py tests/test_metrics_site.py $(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
 # That pass runs beside the SQLite one (each keeps about one core busy; CI has two), on its own
 # port and its own build (.web-engines), its output in test-artifacts/engines.log, shown after.
 # Then, in the same lane, these SQLite tests (on that build) leave the first pass, so that the
@@ -122,10 +127,11 @@ ENGINE_WEB := $(CURDIR)/.web-engines
 SECOND_LANE_TESTS = tests/test_browser_layout.py tests/test_consent.py tests/test_failure_notice.py \
 	tests/test_password_reset.py tests/test_print.py
 # The nginx tests check the proxy's own configuration, whatever engine the app behind it uses:
-# with the engines set they run in that pass only (their own build included).
-ENGINE_ONLY_TESTS = tests/test_nginx.py
+# with the engines set they run in that pass only (their own build included); so does the real
+# Prometheus scraping a site of two workers (PostgreSQL and Redis there).
+ENGINE_ONLY_TESTS = tests/test_nginx.py tests/test_prometheus.py
 
-test: migrate chromium nginx fonts java $(OIDC_PROVIDER)
+test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER)
 	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
 	@mkdir -p test-artifacts; engines=""; ignore=""; \
 	if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
@@ -204,6 +210,11 @@ VISITORS ?= 200 1000 2000
 bench-visitors: migrate chromium nginx
 	$(MAKE) --no-print-directory build PORT=$(PORT)
 	$(BIN)/python scripts/bench_visitors.py --visitors $(VISITORS)
+
+# The cost of the metrics: a scrape with N series over two workers' files, and what counting adds
+# to a request (a benchmark: it prints; docs/performance.md has its figures).
+bench-metrics: install
+	$(BIN)/python scripts/bench_metrics.py
 
 clean:
 	rm -rf .web .web-engines .states var test-artifacts dist

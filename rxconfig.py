@@ -3,12 +3,15 @@
 import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
 
-from marketing_site import logs
+from marketing_site import logs, metrics_storage
 from marketing_site.exact_paths import ExactPathPlugin, respawn_failed_workers
 from marketing_site.frontend_build import SiteFrontendPlugin
 from marketing_site.settings import get_settings
 
 settings = get_settings()
+# Before anything imports prometheus-client (it picks files or memory once): the process group's
+# own metrics folder, which the Granian workers started from here inherit (metrics_storage.py).
+metrics_storage.prepare_process_group(settings)
 # Loaded by `reflex run` before it starts Granian: a killed worker is replaced, not fatal.
 respawn_failed_workers()
 # The root logger's one handler, before Granian's supervisor logs (marketing_site.py again in

@@ -74,6 +74,8 @@ BACKEND_PREFIXES = (
     "/files/",
     "/_all_routes",
 )
+# Backend paths answered at exactly this address (api.metrics: Prometheus' scrape).
+BACKEND_PATHS = frozenset({"/metrics"})
 # Files of the build that no page needs, never served: the widgets' JSX sources (compiled into
 # /assets/), this manifest, their compressed copies, and hidden files but /.well-known/ (RFC 8615:
 # security.txt lives there); deploy/nginx does the same.
@@ -157,6 +159,15 @@ def respawn_failed_workers() -> None:
             # Reflex passes None outside its own JSON mode: Granian's plain lines on stdout.
             kwargs["log_dictconfig"] = kwargs.get("log_dictconfig") or logs.granian_log_config()
             super().__init__(*args, **kwargs)
+
+        def _respawn_workers(self, workers: Any, *args: Any, **kwargs: Any) -> None:
+            # The replaced workers' live gauges leave the metrics' sums (metrics_storage).
+            gone = [getattr(self.wrks[idx].inner, "pid", None) for idx in workers]  # None: a thread worker
+            super()._respawn_workers(workers, *args, **kwargs)
+            from marketing_site import metrics_storage
+
+            for pid in filter(None, gone):
+                metrics_storage.worker_exited(pid)
 
     granian.server.Server = RespawningServer  # the name reflex.utils.exec imports
 
@@ -313,7 +324,7 @@ class ExactPathSite:
             await self.app(scope, receive, send)
             return
         path = normalize_request_path(scope.get("raw_path") or scope["path"])
-        if path.startswith(BACKEND_PREFIXES):
+        if path.startswith(BACKEND_PREFIXES) or path in BACKEND_PATHS:
             await self.app(scope, receive, send)
             return
         await self._serve(path, scope, receive, send)

@@ -6,6 +6,11 @@
   script travels from the server (the site's CSP has no 'unsafe-eval', which blocks Reflex's toast).
 - A lost connection or a server restart: the page shows its message with a reference it made
   and, once connected again, posts it to /api/v1/client-report (api/client_report.py), which logs it.
+- An HTTP request whose handler raises (the API, /auth, the files): `report_request_exception`
+  (the API app's handler of any exception) logs it with a reference and answers 500 with it.
+
+Both server-side failures are counted (metrics.py) and, with SENTRY_DSN, reported with their
+reference (error_reports.py).
 """
 
 from __future__ import annotations
@@ -14,7 +19,10 @@ import logging
 
 import reflex as rx
 from reflex_base.event import EventSpec
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
 
+from marketing_site import error_reports, metrics
 from marketing_site.logs import new_reference
 
 logger = logging.getLogger("marketing_site.failures")
@@ -26,4 +34,18 @@ NOTICE_REF = "site_error"
 def report_backend_exception(exception: Exception) -> EventSpec:
     reference = new_reference()
     logger.error("event handler failed ref=%s", reference, exc_info=exception)
+    metrics.EVENT_HANDLER_FAILURES.inc()
+    error_reports.report(exception, reference, "event_handler")
     return rx.set_value(NOTICE_REF, reference)
+
+
+async def report_request_exception(request: Request, exception: Exception) -> PlainTextResponse:
+    """A request's handler raised: logged and reported with a reference, which the 500 carries
+    (Starlette then raises the exception again, for the server's own log)."""
+    reference = new_reference()
+    logger.error("request failed ref=%s %s", reference, request.method, exc_info=exception)
+    metrics.REQUEST_FAILURES.inc()
+    error_reports.report(exception, reference, "request")
+    return PlainTextResponse(
+        f"Internal Server Error (reference {reference})", 500, headers={"Cache-Control": "no-store"}
+    )

@@ -8,7 +8,18 @@ from pathlib import Path
 
 import reflex as rx
 
-from marketing_site import exact_paths, failures, logs, routes, security, seo, structured_data, theme
+from marketing_site import (
+    error_reports,
+    exact_paths,
+    failures,
+    logs,
+    metrics,
+    routes,
+    security,
+    seo,
+    structured_data,
+    theme,
+)
 from marketing_site.api import api_app
 from marketing_site.components.consent import COOKIE_NAME, ConsentGate
 from marketing_site.components.error_boundary import site_error_boundary
@@ -98,8 +109,9 @@ app = rx.App(
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
     # Our API routes first, then exact-path serving of the prerendered site in front of them,
-    # and security headers (and the websocket's origin check) around everything.
-    api_transformer=[api_app(), exact_paths.ExactPathSite, security.SecurityHeaders],
+    # security headers (and the websocket's origin check) around everything, and around that
+    # the HTTP and websocket metrics (the requests refused above count too).
+    api_transformer=[api_app(), exact_paths.ExactPathSite, security.SecurityHeaders, metrics.HttpMetrics],
     toaster=None,
     # A failing event handler: logged with a reference the page shows in its words (failures.py).
     backend_exception_handler=failures.report_backend_exception,
@@ -111,6 +123,10 @@ app.app_wraps.pop((5, "Overlay"))
 # The error boundary shows the site's own message (components/error_boundary.py).
 app.app_wraps[55, "ErrorBoundary"] = site_error_boundary
 _add_site_pages(app)
+# Counts hydrations; first, so that it sees every event before any middleware answers one.
+app.add_middleware(metrics.count_hydrations(), index=0)
+# Error reports (SENTRY_DSN) in each worker, before anything can fail.
+app.register_lifespan_task(error_reports.start)
 # Sends the mail of stored leads, in every backend worker (each message has one sender).
 app.register_lifespan_task(run_outbox_worker)
 # Runs when the backend starts serving (not when the frontend is exported).

@@ -70,6 +70,7 @@ _EMPTY_MEANS_DEFAULT = frozenset(
         "audience_retention_months",
         "password_reset_rate_limit_per_ip",
         "password_reset_rate_limit_per_email",
+        "sentry_environment",
     }
 )
 
@@ -196,6 +197,16 @@ class Settings(BaseSettings):
     audience_rate_limit_per_minute: Count = 120
     audience_flush_seconds: float = 10
     audience_retention_months: Count = 13
+    # Operations (docs/operations.md). GET /metrics answers Prometheus' scrape with this bearer
+    # token; empty: no metrics (404), and the workers keep no metric files.
+    metrics_token: SecretStr = SecretStr("")
+    # Where the workers of one serving process group write their metrics (a folder per group,
+    # emptied at start). Default: var/metrics/.
+    metrics_dir: str = ""
+    # Error reports to Sentry (or any service speaking its protocol); empty: none are sent.
+    # The DSN's key lets anyone send reports to the project: a secret like the others.
+    sentry_dsn: SecretStr = SecretStr("")
+    sentry_environment: str = "production"
 
     # --- parsing and checks ------------------------------------------------------------
 
@@ -223,6 +234,25 @@ class Settings(BaseSettings):
     @classmethod
     def _mail_sink_dir(cls, value: str) -> str:
         return value or str(PROJECT_ROOT / "var" / "mail")
+
+    @field_validator("metrics_dir")
+    @classmethod
+    def _metrics_dir(cls, value: str) -> str:
+        return value or str(PROJECT_ROOT / "var" / "metrics")
+
+    @field_validator("sentry_dsn")
+    @classmethod
+    def _sentry_dsn(cls, value: SecretStr) -> SecretStr:
+        dsn = value.get_secret_value()
+        if dsn:
+            from sentry_sdk.utils import BadDsn, Dsn
+
+            try:
+                Dsn(dsn)
+            except BadDsn as error:
+                # Not the value itself: it is a secret.
+                raise ValueError(f"must be a DSN like https://<key>@<host>/<project id> ({error})") from None
+        return value
 
     @field_validator("security_contact")
     @classmethod

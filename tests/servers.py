@@ -36,6 +36,10 @@ ARTIFACTS = ROOT / "test-artifacts"
 # The production build the session's site serves: the project's `.web`, or (TEST_WEB_DIR) a build
 # of its own, which lets `make test` run its PostgreSQL/Redis pass beside the SQLite one.
 WEB_DIR = Path(os.environ.get("TEST_WEB_DIR") or ROOT / ".web").resolve()
+# The bearer token of every test site's /metrics (tests/test_prometheus.py, test_metrics_site.py).
+METRICS_TOKEN = "test-metrics-token-4c7b"
+# The address tests/test_nginx.py scrapes /metrics from (the proxy's allow list names it).
+METRICS_SCRAPER = "127.0.0.2"
 # Databases created for test servers on PostgreSQL start with this (dropped by `drop_test_databases`).
 # It carries the run's TEST_PORT: two runs on one server (on two ports) never drop each other's.
 PG_PREFIX = f"mstest_{os.environ.get('TEST_PORT', '8765')}_"
@@ -231,6 +235,9 @@ class SiteServer:
             # session's one address may send as many as its browsers do.
             AUDIENCE_FLUSH_SECONDS="0",
             AUDIENCE_RATE_LIMIT_PER_MINUTE="100000",
+            # Metrics on, as a production site runs: the workers write the group's files.
+            METRICS_TOKEN=METRICS_TOKEN,
+            METRICS_DIR=str(workdir / f"metrics-{port}"),
         )
         if os.environ.get("TEST_WEB_DIR"):
             self.env["REFLEX_WEB_WORKDIR"] = str(WEB_DIR)
@@ -425,6 +432,8 @@ class NginxProxy:
             "listen [::]:443 ssl http2;": "",
             "/etc/letsencrypt/live/www.nereo-wealth.fr/fullchain.pem": str(cert),
             "/etc/letsencrypt/live/www.nereo-wealth.fr/privkey.pem": str(key),
+            # The Prometheus server allowed to scrape /metrics: a second loopback address.
+            "allow 10.0.0.5;": f"allow {METRICS_SCRAPER};",
         }
         for old, new in replacements.items():
             if old not in text:

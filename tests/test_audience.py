@@ -82,6 +82,12 @@ def test_the_buffer_writes_a_burst_as_one_upsert_after_its_delay(audience, monke
 
 
 def test_robots_unknown_pages_and_foreign_fields_are_left_out(audience):
+    from prometheus_client import REGISTRY
+
+    def counted(outcome: str) -> float:
+        return REGISTRY.get_sample_value("site_audience_beacons_total", {"outcome": outcome}) or 0.0
+
+    before = {outcome: counted(outcome) for outcome in ("robot", "invalid", "counted")}
     for agent in (
         "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
         "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0 Safari/537.36",
@@ -101,6 +107,12 @@ def test_robots_unknown_pages_and_foreign_fields_are_left_out(audience):
     ):
         assert audience.record(payload, "10.0.0.1", BROWSER).status == "ignored"
     assert _totals() == []
+    # Counted by outcome (metrics.py), as the operators' dashboard shows them.
+    assert {outcome: counted(outcome) - before[outcome] for outcome in before} == {
+        "robot": 6,
+        "invalid": 6,
+        "counted": 0,
+    }
     # Fields a beacon should not carry are not stored; a referrer is a host or nothing.
     audience.record(
         beacon(

@@ -362,9 +362,11 @@ def test_a_session_stored_without_expires_in_is_used_without_any_provider_call(d
 
 def test_refresh_sends_no_scope_and_keeps_the_refresh_token_when_not_rotated(database):
     provider = _Provider()
+    refreshed = _refreshes("refreshed")
     try:
         session_id = _expired_session()
         _run(_party(provider.issuer).session_tokens(session_id))
+        assert _refreshes("refreshed") == refreshed + 1
         form = provider.token_forms[-1]
         assert form["grant_type"] == "refresh_token" and form["refresh_token"] == "refresh-1"
         assert "scope" not in form  # RFC 6749 §6: omitted means exactly the granted scope
@@ -373,12 +375,21 @@ def test_refresh_sends_no_scope_and_keeps_the_refresh_token_when_not_rotated(dat
         provider.close()
 
 
+def _refreshes(outcome: str) -> float:
+    """Refreshes counted by outcome (metrics.py), in this process."""
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value("site_oidc_refreshes_total", {"outcome": outcome}) or 0.0
+
+
 def test_a_refused_refresh_token_ends_the_session_for_the_page_and_auth_session(database):
     provider = _Provider(token_answer=lambda n, form: (400, {"error": "invalid_grant"}))
+    ended = _refreshes("ended")
     try:
         session_id = _expired_session()
         assert _run(_party(provider.issuer).session_tokens(session_id)) is None
         assert sessions.live_session(session_id) is None  # what /auth/session reads
+        assert _refreshes("ended") == ended + 1
     finally:
         provider.close()
 
@@ -386,11 +397,13 @@ def test_a_refused_refresh_token_ends_the_session_for_the_page_and_auth_session(
 def test_a_network_failure_keeps_the_session_for_the_page_and_auth_session(database):
     dropper = _Dropper()
     provider = _Provider(token_endpoint=dropper.url)
+    failed, refreshed = _refreshes("failed"), _refreshes("refreshed")
     try:
         session_id = _expired_session()
         with pytest.raises(oidc.TokenFailed):
             _run(_party(provider.issuer).session_tokens(session_id))
         assert sessions.live_session(session_id) is not None
+        assert (_refreshes("failed"), _refreshes("refreshed")) == (failed + 1, refreshed)
     finally:
         provider.close()
         dropper.sock.close()

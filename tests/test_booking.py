@@ -111,10 +111,17 @@ def test_each_refusal_has_its_reason(scheduler):
 
 
 def test_a_booking_is_stored_with_its_lead_and_two_mails_and_a_cancel_frees_it(scheduler):
+    from prometheus_client import REGISTRY
+
     from marketing_site.db import new_session
     from marketing_site.db.booking import Booking
     from marketing_site.db.leads import Lead, OutboxMessage
 
+    def counted(name: str, **labels: str) -> float:
+        return REGISTRY.get_sample_value(name, labels) or 0.0
+
+    before = {o: counted("site_bookings_total", outcome=o) for o in ("booked", "taken")}
+    cancellations = counted("site_booking_cancellations_total")
     [first, *_] = scheduler.available_slots()
     result = scheduler.book({**CONTACT, "slot": scheduler.slot_id(first)}, "10.0.0.1")
     assert result.status == "booked"
@@ -138,6 +145,9 @@ def test_a_booking_is_stored_with_its_lead_and_two_mails_and_a_cancel_frees_it(s
     assert first in scheduler.available_slots()
     rebooked = scheduler.book({**CONTACT, "email": "other@example.com", "slot": scheduler.slot_id(first)}, "10.0.0.2")
     assert rebooked.status == "booked"
+    # Counted where they happen (metrics.py): two bookings, one refusal, one cancellation.
+    assert {o: counted("site_bookings_total", outcome=o) - n for o, n in before.items()} == {"booked": 2, "taken": 1}
+    assert counted("site_booking_cancellations_total") - cancellations == 1
 
 
 def test_bad_contact_details_use_the_lead_rules_and_change_nothing(scheduler):

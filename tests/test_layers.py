@@ -1,5 +1,5 @@
-"""The layers read straight: the services, the tables, the words, the settings and the logging
-never import the layers above them (state, API, pages, components), not even inside a function."""
+"""The layers read straight: the services, the tables, the words, the settings, the logging, the
+metrics and the error reports never import the layers above them (state, API, pages, components), not even inside a function."""
 
 from __future__ import annotations
 
@@ -9,7 +9,16 @@ from pathlib import Path
 from servers import ROOT
 
 PACKAGE = ROOT / "marketing_site"
-LOWER = [PACKAGE / "services", PACKAGE / "db", PACKAGE / "content", PACKAGE / "settings.py", PACKAGE / "logs.py"]
+LOWER = [
+    PACKAGE / "services",
+    PACKAGE / "db",
+    PACKAGE / "content",
+    PACKAGE / "settings.py",
+    PACKAGE / "logs.py",
+    PACKAGE / "metrics.py",
+    PACKAGE / "metrics_storage.py",
+    PACKAGE / "error_reports.py",
+]
 UPPER = ("marketing_site.state", "marketing_site.api", "marketing_site.pages", "marketing_site.components")
 
 

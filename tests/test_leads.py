@@ -11,6 +11,15 @@ from lead_corpus import ACCEPTED, BASE, REFUSED, variants
 from lead_payloads import EBOOK_SUBJECT, lead_payload, stored_rows
 from servers import SmtpSink
 
+SEND = ("sent", "retry", "failed")
+
+
+def counted(name: str, **labels: str) -> float:
+    """A metric of this process (metrics.py), 0 before its first count."""
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
 
 def _run(coro):
     # In a thread of its own: Playwright's sync API may own this thread's event loop.
@@ -251,6 +260,7 @@ def test_outbox_retries_4xx_and_downtime_and_gives_up_on_5xx(service, monkeypatc
     # A retry must not fall due within the same pass (the test makes it due with _force_due).
     monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "5")
     settings.get_settings.cache_clear()
+    attempts_before = {outcome: counted("site_outbox_send_attempts_total", outcome=outcome) for outcome in SEND}
     service.submit_lead(lead_payload(), "10.0.0.8")
     # Server down: a temporary failure, retried later.
     _run(mail.process_due())
@@ -277,6 +287,9 @@ def test_outbox_retries_4xx_and_downtime_and_gives_up_on_5xx(service, monkeypatc
         assert refused.status == "failed" and "550" in refused.last_error
         _force_due()
         assert _run(mail.process_due()) == 0
+        # Each attempt is counted by its outcome (metrics.py): two retries, one sent, one given up.
+        attempts = {o: counted("site_outbox_send_attempts_total", outcome=o) - attempts_before[o] for o in SEND}
+        assert attempts == {"retry": 2, "sent": 1, "failed": 1}
     finally:
         sink.stop()
 

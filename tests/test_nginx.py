@@ -23,7 +23,7 @@ import pytest
 from browser_checks import NOT_FOUND_EXAMPLES, not_found_suggestions, switch_to_alternate_prices_over_websocket
 from http_checks import NOT_FOUND_TEXT, unchunk
 from lead_payloads import lead_payload
-from servers import BIN, ROOT, NginxProxy, SiteServer, ensure_nginx, free_port
+from servers import BIN, METRICS_SCRAPER, METRICS_TOKEN, ROOT, NginxProxy, SiteServer, ensure_nginx, free_port
 
 from marketing_site import routes
 
@@ -362,3 +362,16 @@ def test_the_application_server_is_not_named(proxied):
         for response in (through, direct):
             assert "granian" not in str(response.headers).lower(), path
     assert direct.headers["server"] == "nereo"
+
+
+def test_metrics_pass_only_from_the_named_scraper_and_with_the_token(proxied):
+    """Anyone else gets the 404 page, as for an unknown path; the scraper without the token a 401."""
+    token = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+    with _client("127.0.0.1") as client:
+        refused = client.get(proxied.origin + "/metrics", headers=token)
+    assert refused.status_code == 404 and NOT_FOUND_TEXT in refused.text
+    with _client(METRICS_SCRAPER) as client:
+        assert client.get(proxied.origin + "/metrics").status_code == 401
+        scraped = client.get(proxied.origin + "/metrics", headers=token)
+    assert scraped.status_code == 200
+    assert "site_http_requests_total" in scraped.text

@@ -19,6 +19,8 @@ CANARIES = {
     "BOOKING_BUSY_ICS_URL": "https://calendar.example/private-canary-ics-3f10/basic.ics",
     "DATABASE_URL": "postgresql+psycopg://nereo:canary-db-5b2a@db.internal:5432/nereo",
     "REFLEX_REDIS_URL": "redis://:canary-redis-e81c@cache.internal:6379/0",
+    "METRICS_TOKEN": "canary-metrics-a17f",
+    "SENTRY_DSN": "https://canary-sentry-6b2e@errors.example/17",
 }
 SECRET_PARTS = [
     "canary-smtp-9d41",
@@ -27,6 +29,8 @@ SECRET_PARTS = [
     "private-canary-ics-3f10",
     "canary-db-5b2a",
     "canary-redis-e81c",
+    "canary-metrics-a17f",
+    "canary-sentry-6b2e",
 ]
 
 
@@ -50,6 +54,8 @@ def test_secrets_reach_their_callers(environment):
     assert settings.oidc_client_secret.get_secret_value() == "canary-oidc-77ab"
     assert settings.session_secret.get_secret_value() == "canary-session-0c5e"
     assert settings.booking_busy_ics_url.get_secret_value() == CANARIES["BOOKING_BUSY_ICS_URL"]
+    assert settings.metrics_token.get_secret_value() == "canary-metrics-a17f"
+    assert settings.sentry_dsn.get_secret_value() == CANARIES["SENTRY_DSN"]
     # The engines get the whole URL, password included.
     assert settings.database_url == CANARIES["DATABASE_URL"]
     assert settings.redis_url == CANARIES["REFLEX_REDIS_URL"]

@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from marketing_site import routes
+from marketing_site import metrics, routes
 from marketing_site.services import oidc, sessions
 from marketing_site.services.return_paths import safe_return_path
 from marketing_site.settings import get_settings
@@ -155,36 +155,44 @@ async def callback(request: Request) -> Response:
         # A provider error that does not echo the state (RFC 6749 says it should): the
         # provider's word comes first, as in the original SDK.
         logger.warning("login failed at the provider (no state): %s", query.get("error"))
+        metrics.OIDC_LOGINS.labels(outcome="provider_error").inc()
         return _error(_login_page(), oidc.LoginFailed.code)
     transaction = await asyncio.to_thread(
         sessions.take_transaction, query.get("state", ""), request.cookies.get(sessions.BINDING_COOKIE)
     )
     if transaction is None:
         # Unknown or reused state (a refreshed callback page, another browser): restart the login.
+        metrics.OIDC_LOGINS.labels(outcome="invalid_state").inc()
         return _error(_login_page(), INVALID_STATE_ERROR)
     provider_error = query.get("error")
     if provider_error:
         if transaction.silent and provider_error in oidc.RECOVERABLE_ERRORS:
+            metrics.OIDC_LOGINS.labels(outcome="silent_declined").inc()
             response = _leave(transaction.return_to)  # swallowed: the visitor stays anonymous
             _clear_cookie(response, sessions.MARKER_COOKIE)
             return response
         logger.warning("login failed at the provider: %s %s", provider_error, query.get("error_description", ""))
+        metrics.OIDC_LOGINS.labels(outcome="provider_error").inc()
         target = transaction.return_to if transaction.silent else _login_page(transaction.return_to)
         response = _error(target, oidc.LoginFailed.code)
         _clear_cookie(response, sessions.MARKER_COOKIE)
         return response
     code = query.get("code")
     if not code:
+        metrics.OIDC_LOGINS.labels(outcome="provider_error").inc()
         return _error(_login_page(transaction.return_to), oidc.LoginFailed.code)
     try:
         tokens = await oidc.relying_party().exchange_code(code, transaction)
     except oidc.ClientRejected:  # logged at ERROR as a configuration problem, not as the visitor's failure
+        metrics.OIDC_LOGINS.labels(outcome="client_rejected").inc()
         return _error(_login_page(transaction.return_to), oidc.LoginFailed.code)
     except oidc.AuthError as error:
         logger.warning("login failed: %s", error)
+        metrics.OIDC_LOGINS.labels(outcome=error.code).inc()
         return _error(_login_page(transaction.return_to), error.code)
     await asyncio.to_thread(sessions.delete_session, request.cookies.get(sessions.SESSION_COOKIE))  # no fixation
     session_id = await asyncio.to_thread(sessions.create_session, tokens.claims, tokens.as_tokens())
+    metrics.OIDC_LOGINS.labels(outcome="success").inc()
     response = _leave(transaction.return_to)
     lifetime = sessions.SESSION_LIFETIME_SECONDS
     _set_cookie(response, sessions.SESSION_COOKIE, session_id, max_age=lifetime, http_only=True)

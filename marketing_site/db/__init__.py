@@ -7,6 +7,7 @@ from functools import lru_cache
 from sqlalchemy import CursorResult, Engine, Result, event
 from sqlmodel import Session, SQLModel, create_engine
 
+from marketing_site import metrics
 from marketing_site.db import audience, auth, booking, console, leads  # noqa: F401  (registers the tables)
 from marketing_site.settings import get_settings
 
@@ -20,8 +21,16 @@ def get_engine() -> Engine:
 
 @lru_cache(maxsize=4)
 def engine_for(url: str) -> Engine:
+    engine = _new_engine(url)
+    metrics.watch_pool(engine)
+    return engine
+
+
+def _new_engine(url: str) -> Engine:
+    # hide_parameters: an error names the statement, never the values (a visitor's name or
+    # email), in the log and in error reports alike.
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(connection, _record):  # one writer at a time, readers never blocked
@@ -31,7 +40,7 @@ def engine_for(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, hide_parameters=True)
 
 
 def rows_changed(result: Result) -> int:

@@ -33,7 +33,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col
 
-from marketing_site import routes
+from marketing_site import metrics, routes
 from marketing_site.db import new_session
 from marketing_site.db.audience import DIMENSIONS, HOST_MAX, ROLLUPS, UTM_MAX, PagePathDay, PageViewDay, VisitSourceDay
 from marketing_site.db.leads import ATTRIBUTION, Lead
@@ -245,14 +245,18 @@ class BeaconResult:
 def record(payload: Any, client_ip: str, user_agent: str | None) -> BeaconResult:
     """Count one page view, unless a robot sent it or the address sends too many."""
     if is_bot(user_agent):
+        metrics.AUDIENCE_BEACONS.labels(outcome="robot").inc()
         return BeaconResult("ignored")
     wait = _limiter().hit(f"audience-ip:{client_ip}")
     if wait is not None:
+        metrics.AUDIENCE_BEACONS.labels(outcome="rate_limited").inc()
         return BeaconResult("rate_limited", retry_after=max(1, int(wait + 0.999)))
     view = parse_beacon(payload)
     if view is None:
+        metrics.AUDIENCE_BEACONS.labels(outcome="invalid").inc()
         return BeaconResult("ignored")
     BUFFER.add(view)
+    metrics.AUDIENCE_BEACONS.labels(outcome="counted").inc()
     return BeaconResult("counted")
 
 

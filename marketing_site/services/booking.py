@@ -39,7 +39,7 @@ from sqlalchemy import Select, delete, orm, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
-from marketing_site import routes
+from marketing_site import metrics, routes
 from marketing_site.content.demo import CONSULTANT
 from marketing_site.content.words import words
 from marketing_site.db import new_session, rows_changed
@@ -485,6 +485,7 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     messages = words(lang, "booking.errors")
     wait = _limiter().hit(f"booking-ip:{client_ip}")
     if wait is not None:
+        metrics.BOOKINGS.labels(outcome="rate_limited").inc()
         return BookResult("rate_limited", {"form": messages["rate_limited"]}, retry_after=math.ceil(wait))
     if client_key:  # the same visitor's same request again finds its booking, nobody else's
         parts = ("booking", *(payload.get(name) for name in (*leads.FIELDS, "slot", "timezone", "lang")))
@@ -493,6 +494,7 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
         key = hashlib.sha256(f"booking:{uuid.uuid4()}".encode()).hexdigest()
     twin = _booking_of_lead_key(key) if client_key else None
     if twin is not None:  # the same visitor's request again (double click, retry)
+        metrics.BOOKINGS.labels(outcome="duplicate").inc()
         return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
     # The lead form's own rules and messages (services.leads), in the visitor's language.
     contact = leads.validate_contact(payload, lang)
@@ -510,6 +512,7 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     # the lead for review instead of refusing the visitor.
     flags = "honeypot" if payload.get(leads.HONEYPOT_FIELD) else ""
     if errors:
+        metrics.BOOKINGS.labels(outcome="taken" if reason == "slot_taken" and len(errors) == 1 else "invalid").inc()
         return BookResult("taken" if reason == "slot_taken" and len(errors) == 1 else "invalid", errors)
     # Both checked above (their errors returned): this tells the type checker.
     assert start is not None
@@ -520,10 +523,13 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     except IntegrityError:
         twin = _booking_of_lead_key(key)
         if twin is not None:  # a concurrent twin of this request won
+            metrics.BOOKINGS.labels(outcome="duplicate").inc()
             return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
+        metrics.BOOKINGS.labels(outcome="taken").inc()
         return BookResult("taken", {"slot": messages["slot_taken"]})
     mail.wake_worker()
     log.info("booking %s stored", booking_id)
+    metrics.BOOKINGS.labels(outcome="booked").inc()
     return BookResult("booked", booking_id=booking_id, start=start)
 
 
@@ -608,6 +614,7 @@ def cancel(token: str) -> CancelResult:
             session.add(message)
     mail.wake_worker()
     log.info("booking %s cancelled", booking_id)
+    metrics.BOOKING_CANCELLATIONS.inc()
     return CancelResult("cancelled", booking)
 
 

@@ -23,7 +23,7 @@ from pydantic_core import PydanticCustomError
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from marketing_site import routes
+from marketing_site import metrics, routes
 from marketing_site.content.downloads import document_for
 from marketing_site.content.lead_forms import FORMS
 from marketing_site.content.words import words
@@ -407,22 +407,28 @@ def submit_lead(payload: Mapping[str, Any], client_ip: str, client_key: str | No
     per_ip, per_email = _limiters()
     wait = per_ip.hit(f"ip:{client_ip}")
     if wait is not None:
+        metrics.LEADS_REFUSED.labels(reason="rate_limited_ip").inc()
         return SubmitResult("rate_limited", retry_after=math.ceil(wait))
     lead, errors = validate(payload)
     if lead is None:
+        metrics.LEADS_REFUSED.labels(reason="invalid").inc()
         return SubmitResult("invalid", errors=errors)
     key = _idempotency_key(lead, client_ip, client_key or None)
     existing = _find_recent(key)
     if existing is not None:
+        metrics.LEADS_DUPLICATE.inc()
         return SubmitResult("accepted", lead_id=existing, duplicate=True)
     wait = per_email.hit(f"email:{lead.email.lower()}", token=key)
     if wait is not None:
+        metrics.LEADS_REFUSED.labels(reason="rate_limited_email").inc()
         return SubmitResult("rate_limited", retry_after=math.ceil(wait))
     try:
         lead_id = _store(lead, key)
     except IntegrityError:  # a concurrent twin of this submission won the race
         existing = _find_recent(key)
+        metrics.LEADS_DUPLICATE.inc()
         return SubmitResult("accepted", lead_id=existing, duplicate=True)
+    metrics.LEADS_ACCEPTED.inc()
     mail.wake_worker()
     return SubmitResult("accepted", lead_id=lead_id)
 

@@ -28,6 +28,7 @@ from icalendar import Calendar
 from sqlalchemy import or_, update
 from sqlmodel import col, select
 
+from marketing_site import metrics
 from marketing_site.db import new_session, rows_changed
 from marketing_site.db.leads import OutboxMessage, utcnow
 from marketing_site.settings import get_settings
@@ -174,6 +175,7 @@ async def send_one(message: OutboxMessage) -> str:
         await deliver(compose(message))
     except PermanentFailure as error:
         log.error("outbox message %s refused permanently: %s", message.id, error)
+        metrics.OUTBOX_SEND_ATTEMPTS.labels(outcome="failed").inc()
         await asyncio.to_thread(
             _record, message_id, status="failed", locked_until=None, failed_at=utcnow(), last_error=str(error)[:500]
         )
@@ -187,6 +189,7 @@ async def send_one(message: OutboxMessage) -> str:
                 seconds=backoff_seconds(message.attempts, settings.outbox_retry_base_seconds)
             )
         log.warning("outbox message %s attempt %s failed: %s", message.id, message.attempts, error)
+        metrics.OUTBOX_SEND_ATTEMPTS.labels(outcome="retry" if status == "pending" else "failed").inc()
         failed_at = {"failed_at": next_at} if status == "failed" else {}
         await asyncio.to_thread(
             _record,
@@ -200,6 +203,7 @@ async def send_one(message: OutboxMessage) -> str:
         return status
     await asyncio.to_thread(_record, message_id, status="sent", locked_until=None, sent_at=utcnow(), last_error=None)
     log.info("outbox message %s sent", message.id)
+    metrics.OUTBOX_SEND_ATTEMPTS.labels(outcome="sent").inc()
     return "sent"
 
 

@@ -27,6 +27,7 @@ import httpx2
 from authlib.integrations.base_client.errors import OAuthError
 from authlib.integrations.httpx_client import AsyncOAuth2Client
 
+from marketing_site import metrics
 from marketing_site.services import id_token as id_tokens
 from marketing_site.services import sessions
 from marketing_site.settings import Settings, get_settings
@@ -569,6 +570,7 @@ class RelyingParty:
         if not refresh.cancelled() and refresh.exception() is not None:
             # Read here too, so that one whose requester left is not an "unretrieved" error.
             logger.debug("token refresh failed: %r", refresh.exception())
+            metrics.OIDC_REFRESHES.labels(outcome="failed").inc()
 
     async def _refreshed_session(self, session_id: str, lock_key: str) -> tuple[dict[str, Any], sessions.Tokens] | None:
         """`session_tokens` past the expiry check: one refresh at a time, stored before it ends."""
@@ -584,6 +586,7 @@ class RelyingParty:
                 fresh = await self.refresh(tokens.refresh_token, tokens, record.sub)
             except SubjectChanged as error:
                 logger.error("token refresh ended the session: %s", error)
+                metrics.OIDC_REFRESHES.labels(outcome="ended").inc()
                 await asyncio.to_thread(sessions.delete_session, session_id)
                 return None
             except ClientRejected:
@@ -606,6 +609,7 @@ class RelyingParty:
                     )
                     raise
                 logger.info("refresh token refused (%s): session ended", error.error)
+                metrics.OIDC_REFRESHES.labels(outcome="ended").inc()
                 await asyncio.to_thread(sessions.delete_session, session_id)
                 return None
             changed = None
@@ -614,6 +618,7 @@ class RelyingParty:
                 if merged != user:
                     changed = user = merged
             await asyncio.to_thread(sessions.store_tokens, session_id, fresh.as_tokens(), changed)
+            metrics.OIDC_REFRESHES.labels(outcome="refreshed").inc()
             return user, fresh.as_tokens()
 
     # ------------------------------------------------------------------ logout

@@ -7,6 +7,8 @@ import threading
 import time
 from collections import deque
 
+from marketing_site import metrics
+
 log = logging.getLogger("marketing_site.rate_limit")
 
 
@@ -33,6 +35,7 @@ class RateLimiter:
             if token is not None and any(t == token for _, t in hits):
                 return None
             if len(hits) >= self.limit:
+                metrics.RATE_LIMIT_REFUSALS.labels(limit=metrics.rate_limit_name(key)).inc()
                 return max(hits[0][0] + self.window - now, 0.001)
             hits.append((now, token))
             if len(self._hits) > 50_000:  # forget idle keys so memory stays bounded
@@ -90,6 +93,8 @@ class RedisRateLimiter:
             log.warning("rate limiter: Redis unavailable (%s), counting in this process", type(error).__name__)
             return self._fallback.hit(key, token, now)
         wait = float(result.decode() if isinstance(result, bytes) else result)
+        if wait >= 0:
+            metrics.RATE_LIMIT_REFUSALS.labels(limit=metrics.rate_limit_name(key)).inc()
         return None if wait < 0 else wait
 
 
