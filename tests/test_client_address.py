@@ -28,7 +28,15 @@ PROXIES = (ipaddress.ip_network("10.0.0.5/32"), ipaddress.ip_network("10.1.0.0/2
         # Nothing usable from the proxy: count the proxy, never a made-up value.
         ("10.0.0.5", [], "10.0.0.5"),
         ("10.0.0.5", ["not-an-address"], "10.0.0.5"),
-        ("10.0.0.5", ["2001:db8::1"], "2001:db8::1"),
+        # IPv6 counts per /64 (RATE_LIMIT_IPV6_PREFIX); a dual-stack peer's mapped IPv4 is IPv4.
+        ("10.0.0.5", ["2001:db8::1"], "2001:db8::/64"),
+        ("2001:db8:1:2:3:4:5:6", [], "2001:db8:1:2::/64"),
+        ("::ffff:203.0.113.7", [], "203.0.113.7"),
+        # A proxy that writes ports and brackets still names the visitor.
+        ("10.0.0.5", ["[2001:db8:0:9::1]:51000"], "2001:db8:0:9::/64"),
+        ("10.0.0.5", ["198.51.100.1:51000"], "198.51.100.1"),
+        # A test client has a name, not an address.
+        ("testclient", [], "testclient"),
     ],
 )
 def test_visitor_address(peer, forwarded_for, expected):
