@@ -15,7 +15,8 @@ export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
 .PHONY: run dev test bench bench-visitors build install chromium nginx fonts java documents migrate clean audit load faults lint release
-# Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
+# Backend worker processes of `make run`: more than one needs REFLEX_REDIS_URL (shared state, rate
+# limits and booking budgets), or the start is refused (settings.refuse_unshared_workers).
 WORKERS ?= 1
 
 install: $(VENV)/.installed $(TOOLS)/node_modules/.bin/bun $(TOOLS)/node_modules/axe-core/axe.min.js \

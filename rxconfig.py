@@ -1,14 +1,21 @@
 """Reflex configuration. Values that vary by deployment come from `marketing_site.settings`."""
 
+import os
+
 import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
 
 from marketing_site import logs
 from marketing_site.exact_paths import ExactPathPlugin, respawn_failed_workers
 from marketing_site.frontend_build import SiteFrontendPlugin
-from marketing_site.settings import get_settings
+from marketing_site.settings import SettingsError, get_settings, refuse_unshared_workers
 
-settings = get_settings()
+try:
+    settings = get_settings()
+    # Several workers share their limits through Redis only: refused here, before Granian starts them.
+    refuse_unshared_workers(settings, os.environ)
+except SettingsError as error:  # the operator reads what to change, not a traceback
+    raise SystemExit(str(error)) from None
 # Loaded by `reflex run` before it starts Granian: a killed worker is replaced, not fatal.
 respawn_failed_workers()
 # The root logger's one handler, before Granian's supervisor logs (marketing_site.py again in
