@@ -107,7 +107,10 @@ def test_robots_unknown_pages_and_foreign_fields_are_left_out(audience):
             "/portail-client-priv%C3%A9e",
             referrer="https://evil.example/path?q=1",
             email="x@example.com",
-            utm_campaign="a\x00b" + "c" * 200,
+            utm_campaign="a\x00b",
+            utm_source="c" * 101,
+            utm_medium="\u202eliame",
+            utm_content="\tspring\t",
         ),
         "10.0.0.1",
         BROWSER,
@@ -115,7 +118,9 @@ def test_robots_unknown_pages_and_foreign_fields_are_left_out(audience):
     (row,) = _totals()
     assert row.path == "/portail-client-privée"  # percent-encoded as in location.pathname
     assert row.referrer == ""
-    assert row.utm_campaign == "ab" + "c" * 98
+    # A tag breaking the contact fields' character rule, or too long, is dropped, not repaired.
+    assert (row.utm_campaign, row.utm_source, row.utm_medium) == ("", "", "")
+    assert row.utm_content == "spring"
     assert audience.clean_host("127.0.0.1") == ""  # the site's own host (SITE_URL) is no referrer
     assert audience.clean_host("News.Example.COM.") == "news.example.com"
 

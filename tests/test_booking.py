@@ -47,8 +47,10 @@ def scheduler(tmp_path, monkeypatch):
     monkeypatch.setenv("BOOKING_HOLIDAYS", "FR")
     monkeypatch.setenv("BOOKING_BUSY_ICS_URL", "")
     monkeypatch.setenv("BOOKING_RATE_LIMIT_PER_IP", "1000")
+    monkeypatch.setenv("BOOKING_BUDGET_PER_EMAIL", "1000")
+    monkeypatch.setenv("BOOKING_BUDGET_PER_DAY", "1000")
     monkeypatch.delenv("SMTP_HOST", raising=False)
-    caches = (settings.get_settings, db.engine_for, booking._limiter)
+    caches = (settings.get_settings, db.engine_for, booking._limiter, booking._budgets)
     for cached in caches:
         cached.cache_clear()
     booking._busy_feed.clear()
