@@ -107,13 +107,13 @@ BUILD_CANARIES = SMTP_PASSWORD=canary-smtp-password-7f3a OIDC_CLIENT_SECRET=cana
 # operators' console (tests/test_console*.py), the demo scheduler (one booking per slot across
 # two workers, the whole booking in Chromium), the nginx proxy in front of two workers, a burst
 # of audience beacons over two workers and a failing handler on a public page told to the visitor
-# with the reference the log carries.
+# with the reference the log carries, and one IPv6 /64 as one bucket of the Redis rate limiter.
 ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_faults.py \
 	tests/test_browser_leads.py tests/test_security.py tests/test_schema.py tests/test_operations.py \
 	tests/test_browser_pages.py::test_switch_event_applies_alternate_set_on_the_accented_page \
 	tests/test_failure_notice.py::test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference \
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py tests/test_audience_http.py \
-	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
+	tests/test_client_address.py $(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
 # That pass runs beside the SQLite one (each keeps about one core busy; CI has two), on its own
 # port and its own build (.web-engines), its output in test-artifacts/engines.log, shown after.
 # Then, in the same lane, these SQLite tests (on that build) leave the first pass, so that the
