@@ -96,7 +96,9 @@ def test_release_unpacks_installs_migrates_serves_and_takes_a_lead(tmp_path):
     assert migrated.returncode == 0, migrated.stdout + migrated.stderr
 
     # Two workers without Redis would each count the rate limits alone: refused before serving.
-    refused = subprocess.run(["./serve"], cwd=release, env=settings, capture_output=True, text=True, timeout=120)
+    refused = subprocess.run(
+        ["./serve"], cwd=release, env=settings, capture_output=True, text=True, timeout=120, check=False
+    )
     assert refused.returncode != 0
     assert "WORKERS: 2 workers need REFLEX_REDIS_URL" in refused.stderr, refused.stderr[-2000:]
     redis = PrivateRedis().start()
