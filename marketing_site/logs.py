@@ -215,7 +215,7 @@ class RedactingFormatter(logging.Formatter):
         if not self.as_json:
             line = f"{self.formatTime(record)} {record.levelname} {record.name} {escape_line_breaks(message)}"
             return f"{line}\n{error}" if error else line
-        entry = {
+        entry: dict[str, Any] = {
             "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
             "level": record.levelname,
             "logger": record.name,

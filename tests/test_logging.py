@@ -10,10 +10,10 @@ import subprocess
 import sys
 
 import pytest
+from address_forms import ipv4_addresses, ipv4_forms, ipv6_addresses
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from servers import ROOT
-from test_client_address import ipv4_addresses, ipv4_forms, ipv6_addresses
 
 # A process as the site runs: Reflex's and Granian's own logging set up first, as they do under
 # `reflex run`, then the site's configure(); then a record from each library.
