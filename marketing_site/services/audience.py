@@ -207,7 +207,7 @@ def add_views(counts: Mapping[tuple[date, View], int]) -> None:
     sources at most (`_within_daily_sources`)."""
     with new_session() as session, session.begin():
         dialect = session.get_bind().dialect.name
-        counts = _within_daily_sources(session, counts)
+        counts, sources = _within_daily_sources(session, counts)
         totals = [({"day": day, **dataclasses.asdict(view)}, n) for (day, view), n in counts.items()]
         batches: list[tuple[Any, list[str], list[dict[str, Any]]]] = [
             (PageViewDay, list(DIMENSIONS), [{**fields, "views": n} for fields, n in totals])
@@ -231,6 +231,9 @@ def add_views(counts: Mapping[tuple[date, View], int]) -> None:
                     index_elements=unique_keys, set_={"views": table.views + statement.excluded.views}
                 )
                 session.execute(statement)
+    _known_sources.update(sources)  # committed: now in the database
+    for key in [key for key in _known_sources if key not in sources]:
+        _known_sources.pop(key, None)  # only the days being written are kept
 
 
 # ----------------------------------------------------------------------------- the day's sources
@@ -251,26 +254,40 @@ def _source(view: View) -> tuple[str, ...]:
     return tuple(getattr(view, field) for field in SOURCE_FIELDS)
 
 
-def _within_daily_sources(session: Any, counts: Mapping[tuple[date, View], int]) -> Counter[tuple[date, View]]:
-    """The views, each day's sources beyond AUDIENCE_SOURCES_PER_DAY counted under OTHER.
+# Sources of a day this process knows to be in a database (a subset of them), by database and
+# day: a flush whose sources are all known, or that finds its day full, needs no look at the
+# day's rows.
+_known_sources: dict[tuple[str, date], set[tuple[str, ...]]] = {}
+
+
+def _within_daily_sources(
+    session: Any, counts: Mapping[tuple[date, View], int]
+) -> tuple[Counter[tuple[date, View]], dict[tuple[str, date], set[tuple[str, ...]]]]:
+    """The views, each day's sources beyond AUDIENCE_SOURCES_PER_DAY counted under OTHER, and
+    each day's sources once they are written.
 
     Runs first in the transaction that writes them, holding the write lock (every worker and
     machine writes in turn), so that the day's count is exact. A source already in the day's
-    totals keeps its row; new ones are taken in order of their views in this batch."""
+    totals keeps its row; new ones are taken in order of their views in this batch. The day's
+    rows are read only when the batch brings a source this process does not know and the day
+    may still have room (what it knows is in the database: a known full day is full)."""
     if session.get_bind().dialect.name == "postgresql":
         session.execute(select(func.pg_advisory_xact_lock(_SOURCES_LOCK)))
     else:  # SQLite: a write first takes the database's write lock for the whole transaction
         session.execute(update(PageViewDay).where(false()).values(views=PageViewDay.views))
     bound = get_settings().audience_sources_per_day
-    days = {day for day, _ in counts}
-    known: dict[date, set[tuple[str, ...]]] = {}
-    columns = [getattr(PageViewDay, field) for field in SOURCE_FIELDS]
-    for day in days:
-        rows = session.execute(select(*columns).where(col(PageViewDay.day) == day).distinct()).all()
-        known[day] = {tuple(row) for row in rows} - {_DIRECT, _OTHER_SOURCE}
     views_of: Counter[tuple[date, tuple[str, ...]]] = Counter()
     for (day, view), n in counts.items():
         views_of[(day, _source(view))] += n
+    known: dict[date, set[tuple[str, ...]]] = {}
+    columns = [getattr(PageViewDay, field) for field in SOURCE_FIELDS]
+    database = session.get_bind().url.render_as_string(hide_password=True)
+    for day in {day for day, _ in counts}:
+        known[day] = set(_known_sources.get((database, day), ()))
+        new = {source for d, source in views_of if d == day} - known[day] - {_DIRECT, _OTHER_SOURCE}
+        if new and len(known[day]) < bound:
+            rows = session.execute(select(*columns).where(col(PageViewDay.day) == day).distinct()).all()
+            known[day] = {tuple(row) for row in rows} - {_DIRECT, _OTHER_SOURCE}
     admitted: dict[tuple[date, tuple[str, ...]], bool] = {}
     for day, source in sorted(views_of, key=lambda item: (-views_of[item], item[0], item[1])):
         if source in (_DIRECT, _OTHER_SOURCE) or source in known[day]:
@@ -284,7 +301,7 @@ def _within_daily_sources(session: Any, counts: Mapping[tuple[date, View], int])
     folded = dict(zip(SOURCE_FIELDS, _OTHER_SOURCE, strict=True))
     for (day, view), n in counts.items():
         kept[(day, view if admitted[(day, _source(view))] else dataclasses.replace(view, **folded))] += n
-    return kept
+    return kept, {(database, day): sources for day, sources in known.items()}
 
 
 def rebuild_rollups(connection: Any) -> None:
