@@ -15,7 +15,8 @@ export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
 .PHONY: run dev test bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
-# Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
+# Backend worker processes of `make run`: more than one needs REFLEX_REDIS_URL (shared state, rate
+# limits and booking budgets), or the start is refused (settings.refuse_unshared_workers).
 WORKERS ?= 1
 
 install: $(VENV)/.installed $(TOOLS)/node_modules/.bin/bun $(TOOLS)/node_modules/axe-core/axe.min.js \
@@ -111,13 +112,15 @@ BUILD_CANARIES = SMTP_PASSWORD=canary-smtp-password-7f3a OIDC_CLIENT_SECRET=cana
 # operators' console (tests/test_console*.py), the demo scheduler (one booking per slot across
 # two workers, the whole booking in Chromium), the nginx proxy in front of two workers, a burst
 # of audience beacons over two workers, a failing handler on a public page told to the visitor
-# with the reference the log carries, and Debian's Prometheus scraping two workers.
+# with the reference the log carries, Debian's Prometheus scraping two workers, and one IPv6 /64
+# as one bucket of the Redis rate limiter.
 ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_faults.py \
 	tests/test_browser_leads.py tests/test_security.py tests/test_schema.py tests/test_operations.py \
 	tests/test_browser_pages.py::test_switch_event_applies_alternate_set_on_the_accented_page \
 	tests/test_failure_notice.py::test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference \
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py tests/test_audience_http.py \
-	tests/test_prometheus.py tests/test_metrics_site.py $(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
+	tests/test_prometheus.py tests/test_metrics_site.py tests/test_client_address.py \
+	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
 # That pass runs beside the SQLite one (each keeps about one core busy; CI has two), on its own
 # port and its own build (.web-engines), its output in test-artifacts/engines.log, shown after.
 # Then, in the same lane, these SQLite tests (on that build) leave the first pass, so that the

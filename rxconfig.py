@@ -1,14 +1,21 @@
 """Reflex configuration. Values that vary by deployment come from `marketing_site.settings`."""
 
+import os
+
 import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
 
 from marketing_site import logs, metrics_storage
 from marketing_site.exact_paths import ExactPathPlugin, respawn_failed_workers
 from marketing_site.frontend_build import SiteFrontendPlugin
-from marketing_site.settings import get_settings
+from marketing_site.settings import SettingsError, get_settings, refuse_unshared_workers
 
-settings = get_settings()
+try:
+    settings = get_settings()
+    # Several workers share their limits through Redis only: refused here, before Granian starts them.
+    refuse_unshared_workers(settings, os.environ)
+except SettingsError as error:  # the operator reads what to change, not a traceback
+    raise SystemExit(str(error)) from None
 # Before anything imports prometheus-client (it picks files or memory once): the process group's
 # own metrics folder, which the Granian workers started from here inherit (metrics_storage.py).
 metrics_storage.prepare_process_group(settings)

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
 import unicodedata
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -330,7 +331,11 @@ class ExactPathSite:
         await self._serve(path, scope, receive, send)
 
     def resolve(self, path: str) -> tuple[int, str]:
-        """What to answer for a decoded path: (200, file), (308, target) or (404, file)."""
+        """What to answer for a decoded path: (200, file), (308, target) or (404, file).
+
+        A page's trailing-slash form redirects to it. A file answers at its exact path only: any
+        other spelling (`/favicon.ico/`, `//favicon.ico`, `/x/../favicon.ico`) is a 404, as
+        behind nginx, and a file that is not public (NOT_PUBLIC) is a 404 however it is spelt."""
         if path in self._pages:
             return 200, self._pages[path]
         if path in self._redirects:
@@ -338,13 +343,16 @@ class ExactPathSite:
         alternate = path[:-1] if path.endswith("/") else path + "/"
         if alternate in self._pages:
             return 308, alternate
-        if self._is_static_file(path):
+        if self._is_public_file(path):
             return 200, path.lstrip("/")
         return 404, self._not_found[routes.page_lang(path)]
 
-    def _is_static_file(self, path: str) -> bool:
+    def _is_public_file(self, path: str) -> bool:
+        """A file of the build, public, named by its exact path (normalised, nothing around it)."""
+        if "\x00" in path or "\\" in path or path != "/" + posixpath.normpath("/" + path.lstrip("/")).lstrip("/"):
+            return False  # another spelling of a path: a trailing slash, `//`, `/./`, `/../`
         relative = path.lstrip("/")
-        if not relative or relative.endswith(".html") or "\x00" in relative or NOT_PUBLIC.search("/" + relative):
+        if not relative or relative.endswith(".html") or NOT_PUBLIC.search(path):
             return False
         static_dir = self._static_dir
         assert static_dir is not None  # set by _load, before any file is served

@@ -22,36 +22,110 @@ start-up (`ReflexLoggingMoved`), and tests/test_logging.py fails first.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import re
 import secrets
 import sys
+import threading
 import time
 from typing import Any
 
 EMAIL = re.compile(r"[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)+", re.UNICODE)
-# Six or more digits, possibly grouped by spaces, dots, dashes, slashes or parentheses.
-PHONE = re.compile(r"(?<![\w])\+?\(?\d(?:[\d .()\-/]{4,}\d)(?![\w])")
+# Six or more digits, possibly grouped by spaces, dots, dashes, slashes or parentheses (not a
+# piece of a longer dashed figure: 2026-11 of a timestamp 2026-11-26T20:10).
+PHONE = re.compile(r"(?<![\w-])\+?\(?\d(?:[\d .()\-/]{4,}\d)(?![\w-])")
 
 
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2})?")
 # A URL's user part, path, query and fragment go; the scheme and host stay.
 URL = re.compile(r"\b(https?|wss?|redis|rediss|postgresql(?:\+\w+)?)://(?:[^\s/@\"'<>]*@)?([^\s/?#\"'<>]+)[^\s\"'<>]*")
 
-
-IPV4 = re.compile(r"(?:\d{1,3}\.){3}\d{1,3}")
+# A dotted quad, however few its digits (1.2.3.4 as well as 203.0.113.7), not inside a longer
+# dotted number (a version such as 5.1.2.3.4).
+IPV4 = re.compile(r"(?<![\w])(?<!\d\.)(?:\d{1,3}\.){3}\d{1,3}(?![\w])(?!\.\d)")
+# A run of hex digits, colons and dots with a colon in it (and a zone, fe80::1%eth0): whatever
+# in it `ipaddress` takes for an IPv6 address (compressed, full, upper case, with an embedded
+# IPv4) is one. A clock time (12:34:56) has too few groups to be one.
+IPV6_RUN = re.compile(r"(?<![0-9A-Fa-f:.])[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*(?:%[\w.-]+)?")
+# Values that open a session or prove an identity, whatever their format: a header (Cookie:,
+# Authorization:), a key of a dict or JSON object ('cookie': '…', "token": "…") or of a query or
+# cookie string (nereo_session=…; access_token=…). Reflex's event errors print the websocket
+# handshake's headers, session cookie included.
+SECRET_KEY = (
+    r"(?:set-)?cookie|http_cookie|(?:proxy-)?authorization|sec-websocket-key|x-api-key|"
+    r"[\w.-]*(?:token|secret|password|session|binding|verifier|nonce)[\w.-]*"
+)
+SECRET_QUOTED = re.compile(rf"""(?i)(['"])({SECRET_KEY})\1(\s*[:=]\s*)(['"])(?:\\.|(?!\4).)*\4""")
+SECRET_HEADER = re.compile(r"(?im)\b((?:set-)?cookie|(?:proxy-)?authorization):[ \t]*[^\r\n'\"]+")
+SECRET_ASSIGNED = re.compile(rf"(?i)(?<![\w.-])({SECRET_KEY})=[^\s;&,'\"<>)\]}}]+")
+JWT = re.compile(r"\beyJ[\w-]+\.[\w-]+\.[\w-]*")
+# Reflex's tab token (whoever holds it is that tab's state, login included), an OIDC state.
+UUID = re.compile(r"\b[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\b")
+MASKED = "<redacted>"
+# Characters that end a line somewhere (a terminal, a log shipper, str.splitlines): escaped in
+# every value, so that a visitor's text never starts a line of its own.
+LINE_BREAKS = {
+    "\r": "\\r",
+    "\n": "\\n",
+    "\x0b": "\\u000b",
+    "\x0c": "\\u000c",
+    "\x1c": "\\u001c",
+    "\x1d": "\\u001d",
+    "\x1e": "\\u001e",
+    "\x85": "\\u0085",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
+_LINE_BREAK = re.compile("[" + "".join(LINE_BREAKS) + "]")
 
 
 def _phone(match: re.Match) -> str:
     found = match.group()
+    if IPV4.search(found):  # "0.0.0.0 127.0.0.1" is two addresses IPV4 kept, not a number
+        parts = _IPV4_SPLIT.split(found)  # text, address, text, …
+        return "".join(part if index % 2 else PHONE.sub(_phone, part) for index, part in enumerate(parts))
     if DATE.fullmatch(found.strip()) or sum(c.isdigit() for c in found) < 6:
         return found  # a timestamp, or too short to be a phone number
-    if IPV4.fullmatch(found.strip()):
-        # A visitor's address is personal data; the loopback and "any" addresses a server
-        # binds to name no one ("App running at http://127.0.0.1:8000").
-        return found if found.strip().startswith("127.") or found.strip() == "0.0.0.0" else "<ip>"
     return "<phone>"
+
+
+_IPV4_SPLIT = re.compile(f"({IPV4.pattern})")
+
+
+def _names_someone(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    # A visitor's address is personal data; the loopback and "any" addresses a server binds to
+    # name no one ("App running at http://127.0.0.1:8000", "listening on [::]:8000").
+    return not (address.is_loopback or address.is_unspecified)
+
+
+def _ipv4(match: re.Match) -> str:
+    found = match.group()
+    if any(int(part) > 255 for part in found.split(".")):
+        return found  # not an address (a version or a sum)
+    return "<ip>" if _names_someone(ipaddress.IPv4Address(".".join(str(int(p)) for p in found.split(".")))) else found
+
+
+def _ipv6(match: re.Match) -> str:
+    run = match.group()
+    # The run may carry the punctuation around the address: "addr:2001:db8::1", "2001:db8::1:".
+    for start, end in ((0, len(run)), (1, len(run)), (0, len(run) - 1), (1, len(run) - 1)):
+        candidate = run[start:end]
+        if (
+            not candidate
+            or candidate.endswith(".")
+            or (start and run.startswith("::"))
+            or (end < len(run) and run.endswith("::"))
+        ):
+            continue
+        try:
+            address = ipaddress.IPv6Address(candidate)
+        except ValueError:
+            continue
+        masked = "<ip>" if _names_someone(address.ipv4_mapped or address) else candidate
+        return run[:start] + masked + run[end:]
+    return run
 
 
 def _url(match: re.Match) -> str:
@@ -60,9 +134,72 @@ def _url(match: re.Match) -> str:
     return f"{scheme}://{host}" + ("/…" if rest.strip("/") else rest)
 
 
+def _secret_quoted(match: re.Match) -> str:
+    quote, key, between, value_quote = match.group(1, 2, 3, 4)
+    return f"{quote}{key}{quote}{between}{value_quote}{MASKED}{value_quote}"
+
+
+# A configured value (an issuer, a URL of the site's own settings) is no one's personal data:
+# `configured(value)` marks it, and it is written whole. The marks carry a secret of this
+# process, so a visitor's text cannot forge one to unmask itself.
+_MARK = secrets.token_hex(8)
+_CONFIGURED_OPEN, _CONFIGURED_CLOSE = f"\ue000{_MARK}\ue001", f"\ue002{_MARK}\ue003"
+_CONFIGURED = re.compile(re.escape(_CONFIGURED_OPEN) + "(.*?)" + re.escape(_CONFIGURED_CLOSE), re.DOTALL)
+
+
+class ConfiguredValue:
+    """A value of the site's configuration in a log call: written whole (see `configured`)."""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __str__(self) -> str:
+        return f"{_CONFIGURED_OPEN}{self.value}{_CONFIGURED_CLOSE}"
+
+    def __repr__(self) -> str:
+        return f"{_CONFIGURED_OPEN}{self.value!r}{_CONFIGURED_CLOSE}"
+
+    def __format__(self, spec: str) -> str:
+        return f"{_CONFIGURED_OPEN}{format(self.value, spec)}{_CONFIGURED_CLOSE}"
+
+
+def configured(value: Any) -> ConfiguredValue:
+    """Mark a configured value (OIDC_ISSUER, a discovered endpoint) so that the log shows it whole:
+    `log.warning("issuer %r is not OIDC_ISSUER %r", configured(found), configured(issuer))`.
+
+    Only for values the operator configured or a provider publishes, never for a visitor's text.
+    A URL keeps its path and query; a password in its user part is still masked, and line
+    breaks are still escaped."""
+    return ConfiguredValue(value)
+
+
+URL_PASSWORD = re.compile(r"(\b[a-z][\w+.-]*://[^\s/@:\"'<>]*:)[^\s/@\"'<>]*@", re.IGNORECASE)
+
+
+def _configured_text(text: str) -> str:
+    return URL_PASSWORD.sub(r"\1***@", text)
+
+
+def _redact_free_text(text: str) -> str:
+    text = URL.sub(_url, text)  # first: a query's token=… goes with the rest of the URL
+    text = SECRET_HEADER.sub(lambda m: f"{m.group(1)}: {MASKED}", text)
+    text = SECRET_QUOTED.sub(_secret_quoted, text)
+    text = SECRET_ASSIGNED.sub(lambda m: f"{m.group(1)}={MASKED}", text)
+    text = EMAIL.sub("<email>", JWT.sub(MASKED, UUID.sub(MASKED, text)))
+    return PHONE.sub(_phone, IPV4.sub(_ipv4, IPV6_RUN.sub(_ipv6, text)))
+
+
 def redact(text: str) -> str:
-    """Cut URLs to scheme and host; mask email addresses, phone numbers and IP addresses."""
-    return PHONE.sub(_phone, EMAIL.sub("<email>", URL.sub(_url, text)))
+    """Cut URLs to scheme and host; mask email addresses, phone numbers, IP addresses (IPv4 and
+    IPv6, but loopback and unspecified), cookies, tokens and other credentials. Values marked
+    with `configured` are kept whole."""
+    parts = _CONFIGURED.split(text)  # free text, configured value, free text, …
+    return "".join(_configured_text(part) if index % 2 else _redact_free_text(part) for index, part in enumerate(parts))
+
+
+def escape_line_breaks(text: str) -> str:
+    """Every character that could end a line, written as its escape (\\n, \\u2028…)."""
+    return _LINE_BREAK.sub(lambda m: LINE_BREAKS[m.group()], text)
 
 
 class RedactingFormatter(logging.Formatter):
@@ -73,12 +210,12 @@ class RedactingFormatter(logging.Formatter):
         self.as_json = as_json
 
     def format(self, record: logging.LogRecord) -> str:
-        message = redact(record.getMessage())
+        message = redact(_message_of(record))
         error = redact(self.formatException(record.exc_info)) if record.exc_info else None
         if not self.as_json:
-            line = f"{self.formatTime(record)} {record.levelname} {record.name} {message}"
+            line = f"{self.formatTime(record)} {record.levelname} {record.name} {escape_line_breaks(message)}"
             return f"{line}\n{error}" if error else line
-        entry = {
+        entry: dict[str, Any] = {
             "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
             "level": record.levelname,
             "logger": record.name,
@@ -86,14 +223,30 @@ class RedactingFormatter(logging.Formatter):
         }
         for key in ("event", "lead_id", "message_id", "status", "attempts"):
             if hasattr(record, key):
-                entry[key] = getattr(record, key)
+                value = getattr(record, key)
+                entry[key] = value if isinstance(value, int | float | bool | None) else redact(str(value))
         if error:
             entry["exc"] = error
-        return json.dumps(entry, ensure_ascii=False)
+        # json.dumps escapes the C0 line breaks (\n, \r…); these three it would write as they are.
+        return escape_line_breaks(json.dumps(entry, ensure_ascii=False))
+
+
+def _message_of(record: logging.LogRecord) -> str:
+    """The record's message; one whose arguments do not fit its format is still written (the
+    logging module would print it, arguments and all, straight to standard error)."""
+    try:
+        return record.getMessage()
+    except Exception as error:  # noqa: BLE001 - any formatting error: say so, keep the line
+        return f"{record.msg} (its arguments did not format: {type(error).__name__})"
 
 
 # Libraries that attach handlers of their own: theirs go, their records propagate to the root.
 OWN_HANDLERS = ("reflex", "_granian", "granian.access", "alembic", "sqlalchemy", "httpx", "httpx2", "authlib")
+# python-engineio and python-socketio (Reflex's websocket) attach a plain StreamHandler to these
+# when the server is made (after configure()), unless the logger already has a level: a
+# handler's traceback of a malformed event went to standard error as plain lines. ERROR is the
+# level they would take themselves.
+SOCKET_LOGGERS = ("engineio.server", "engineio.client", "socketio.server", "socketio.client")
 
 
 def granian_log_config() -> dict:
@@ -184,13 +337,54 @@ def configure() -> None:
         handler.setFormatter(RedactingFormatter(as_json=settings.log_format == "json"))
         handler._marketing_site = True  # type: ignore[attr-defined]  # marks the handler this module installed
         root.addHandler(handler)
-    for name in ("marketing_site", *OWN_HANDLERS):
+    for name in SOCKET_LOGGERS:
         logger = logging.getLogger(name)
+        if logger.level == logging.NOTSET:
+            logger.setLevel(logging.ERROR)
+    # Every logger that exists now writes through the root's handler only (Reflex, Granian,
+    # SQLAlchemy, alembic, authlib, httpx2, engineio and socketio among them).
+    existing = [logging.getLogger(name) for name in list(logging.root.manager.loggerDict)]
+    for logger in [*existing, *(logging.getLogger(name) for name in ("marketing_site", *OWN_HANDLERS))]:
         for handler in list(logger.handlers):
             logger.removeHandler(handler)
         # Levels stay each library's own (SQLAlchemy's WARNING keeps its SQL echo off).
         logger.propagate = True
+    _uncaught_through_root()
     _reflex_through_root()
+
+
+def _uncaught_through_root() -> None:
+    """What Python itself prints to standard error (an uncaught exception in the main thread
+    or another thread, an exception nobody could raise, a warning) becomes a record."""
+    crashes = logging.getLogger("marketing_site.uncaught")
+
+    def excepthook(kind: type[BaseException], error: BaseException, trace: Any) -> None:
+        crashes.critical("uncaught %s", kind.__name__, exc_info=(kind, error, trace))
+
+    def thread_excepthook(args: Any) -> None:
+        if args.exc_type is SystemExit:
+            return
+        name = args.thread.name if args.thread is not None else "?"
+        crashes.error(
+            "uncaught %s in thread %s",
+            args.exc_type.__name__,
+            name,
+            exc_info=(args.exc_type, args.exc_value, args.exc_traceback),
+        )
+
+    def unraisablehook(unraisable: Any) -> None:
+        error = unraisable.exc_value
+        crashes.error(
+            "%s: %s",
+            unraisable.err_msg or "exception ignored",
+            type(error).__name__,
+            exc_info=(unraisable.exc_type, error, unraisable.exc_traceback) if error else None,
+        )
+
+    sys.excepthook = excepthook
+    threading.excepthook = thread_excepthook
+    sys.unraisablehook = unraisablehook
+    logging.captureWarnings(True)
 
 
 def new_reference() -> str:

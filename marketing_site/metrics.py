@@ -71,7 +71,7 @@ LEADS_ACCEPTED = Counter(f"{PREFIX}_leads_accepted", "Leads stored (a resent dup
 LEADS_DUPLICATE = Counter(f"{PREFIX}_leads_duplicate", "Lead submissions answered with an earlier lead (a retry).")
 LEAD_REFUSAL_REASONS = ("invalid", "rate_limited_ip", "rate_limited_email")
 LEADS_REFUSED = Counter(f"{PREFIX}_leads_refused", "Lead submissions refused, by reason.", ["reason"])
-BOOKING_OUTCOMES = ("booked", "duplicate", "invalid", "taken", "rate_limited")
+BOOKING_OUTCOMES = ("booked", "duplicate", "invalid", "taken", "rate_limited", "over_budget")
 BOOKINGS = Counter(f"{PREFIX}_bookings", "Demo booking requests, by outcome.", ["outcome"])
 BOOKING_CANCELLATIONS = Counter(f"{PREFIX}_booking_cancellations", "Demo bookings cancelled by their link.")
 

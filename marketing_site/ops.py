@@ -8,7 +8,7 @@
     python -m marketing_site.ops bookings
     python -m marketing_site.ops subject EMAIL
     python -m marketing_site.ops erase EMAIL --yes
-    python -m marketing_site.ops traffic [--by page|campaign|source|language] [--days N]
+    python -m marketing_site.ops traffic [--by page|campaign|source|language] [--days N] [--top N]
     python -m marketing_site.ops health
 
 They use the database of DATABASE_URL, like the site.
@@ -45,13 +45,14 @@ def export_leads(out) -> int:
         return write_leads_csv(out, session.exec(select(Lead).order_by(Lead.id)))
 
 
-def write_traffic_csv(out, by: str, days: int, today: date | None = None) -> int:
+def write_traffic_csv(out, by: str, days: int, today: date | None = None, top: int | None = None) -> int:
     """Views and leads of the last `days` days (today included) per page, campaign, source or
-    language, as CSV: the grouping column, `views`, `leads`."""
-    from marketing_site.services.audience import traffic
+    language, as CSV: the grouping column, `views`, `leads`; the `top` rows (50), then one
+    `(other)` row summing the rest."""
+    from marketing_site.services.audience import TRAFFIC_TOP, traffic
 
     last = today or utcnow().date()
-    rows = traffic(by, last - timedelta(days=days - 1), last)
+    rows = traffic(by, last - timedelta(days=days - 1), last, top=top or TRAFFIC_TOP)
     writer = csv.writer(out)
     writer.writerow((by, "views", "leads"))
     for row in rows:
@@ -121,6 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     traffic = commands.add_parser("traffic", help="page views and leads of the last N days as CSV")
     traffic.add_argument("--by", choices=("page", "campaign", "source", "language"), default="page")
     traffic.add_argument("--days", type=int, default=30, help="the last N days, today included (default 30)")
+    traffic.add_argument(
+        "--top", type=int, default=50, help="rows listed before the one (other) row summing the rest (default 50)"
+    )
     commands.add_parser(
         "health", help="the health report with its mail figures (the public check shows the status only)"
     )
@@ -156,9 +160,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f" {lead.firstname} {lead.name} <{lead.email}>  {lead.company}  {lead.phone}"
             )
     elif args.command == "traffic":
+        from marketing_site.services.audience import TRAFFIC_TOP_MAX
+
         if args.days < 1:
             parser.error("--days must be at least 1")
-        write_traffic_csv(sys.stdout, args.by, args.days)
+        if not 1 <= args.top <= TRAFFIC_TOP_MAX:
+            parser.error(f"--top must be 1 to {TRAFFIC_TOP_MAX}")
+        write_traffic_csv(sys.stdout, args.by, args.days, top=args.top)
     elif args.command == "health":
         from marketing_site.services.health import health_report
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -71,6 +72,10 @@ _EMPTY_MEANS_DEFAULT = frozenset(
         "password_reset_rate_limit_per_ip",
         "password_reset_rate_limit_per_email",
         "sentry_environment",
+        "rate_limit_ipv6_prefix",
+        "audience_sources_per_day",
+        "booking_budget_per_email",
+        "booking_budget_per_day",
     }
 )
 
@@ -128,6 +133,9 @@ class Settings(BaseSettings):
     rate_limit_per_ip: Count = 100
     rate_limit_per_email: Count = 10
     rate_limit_window_seconds: Count = 600
+    # One IPv6 subscriber holds a whole /64 (RFC 6177): every per-address limit counts the
+    # network of this many leading bits as one visitor (128: each address alone).
+    rate_limit_ipv6_prefix: Annotated[int, Field(ge=1, le=128)] = 64
     # Reverse proxies whose X-Forwarded-For names the visitor (empty: trust no one).
     trusted_proxies: Annotated[tuple[Network, ...], NoDecode] = ()
     lead_min_fill_seconds: float = 2.0
@@ -189,6 +197,11 @@ class Settings(BaseSettings):
     booking_video_url: str = "https://meet.nereo-wealth.fr/demo-30-min"
     booking_organizer_email: str = "demo@nereo-wealth.fr"
     booking_rate_limit_per_ip: Count = 10
+    # Budgets over 24 hours, whatever the address: bookings for one email (each mails a
+    # confirmation to it: a demo and one change of slot), and bookings on the whole site (the
+    # offer is about 130 slots over three weeks; beyond this, an operator looks first).
+    booking_budget_per_email: Annotated[int, Field(ge=1)] = 2
+    booking_budget_per_day: Annotated[int, Field(ge=1)] = 24
     # First-party audience measurement (services.audience). A reader opens a page every few
     # seconds at most; an office behind one address is many readers: 120 beacons a minute lets
     # them through and stops a loop from filling the tables. A worker gathers views for
@@ -197,6 +210,10 @@ class Settings(BaseSettings):
     audience_rate_limit_per_minute: Count = 120
     audience_flush_seconds: float = 10
     audience_retention_months: Count = 13
+    # Distinct sources (referring host and UTM tags together) the daily totals keep a day; the
+    # views of any further source that day are counted under "(other)". Real campaigns bring
+    # a few dozen; a client sending a new tag with every beacon would add rows without end.
+    audience_sources_per_day: Count = 200
     # Operations (docs/operations.md). GET /metrics answers Prometheus' scrape with this bearer
     # token; empty: no metrics (404), and the workers keep no metric files.
     metrics_token: SecretStr = SecretStr("")
@@ -410,6 +427,23 @@ def _report(error: ValidationError) -> SettingsError:
         message = str(item["msg"]).removeprefix("Value error, ")
         lines.append(f"{name}: {message}")
     return SettingsError("invalid settings:\n  " + "\n  ".join(lines))
+
+
+def refuse_unshared_workers(settings: Settings, environ: Mapping[str, str]) -> None:
+    """Several backend workers without Redis would each count the rate limits and booking
+    budgets alone (and keep page state of their own): refused before any of them starts.
+
+    The worker count is GRANIAN_WORKERS, which `make run WORKERS=n` and `./serve` set."""
+    raw = (environ.get("GRANIAN_WORKERS") or "1").strip()
+    try:
+        workers = int(raw)
+    except ValueError:
+        raise SettingsError(f"invalid settings:\n  GRANIAN_WORKERS: must be a whole number, not {raw!r}") from None
+    if workers > 1 and not settings.redis_url:
+        raise SettingsError(
+            f"invalid settings:\n  WORKERS: {workers} workers need REFLEX_REDIS_URL (Redis), where every worker "
+            "sees the same rate limits, booking budgets and page state; without it, run one worker (WORKERS=1)"
+        )
 
 
 def load_settings() -> Settings:

@@ -20,7 +20,6 @@ import asyncio
 import dataclasses
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -35,42 +34,10 @@ import httpx2
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from servers import SiteServer, SmtpSink, free_port
+from servers import PrivateRedis, SiteServer, SmtpSink, free_port
 
 SUBJECT = "Ebook download - Wealth manager new generation"
 os.environ.setdefault("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
-
-
-class PrivateRedis:
-    """redis-server on a free loopback port, without persistence; can be killed and restarted."""
-
-    def __init__(self):
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> PrivateRedis:
-        self.proc = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(100):
-            if (
-                subprocess.run(
-                    ["redis-cli", "-p", str(self.port), "ping"], capture_output=True, check=False
-                ).stdout.strip()
-                == b"PONG"
-            ):
-                return self
-            time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
-
-    def kill(self) -> None:
-        if self.proc is not None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait()
-            self.proc = None
 
 
 @dataclasses.dataclass

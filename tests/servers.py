@@ -3,7 +3,9 @@
 `SiteServer` runs the production build exactly as `make run` does (`reflex run --env prod
 --backend-only`), with its own database and settings. By default that is an SQLite file and
 one worker; with `TEST_DATABASE_URL` (PostgreSQL) and `TEST_REDIS_URL` set, each server gets
-a fresh PostgreSQL database, Reflex's Redis state manager and two backend workers.
+a fresh PostgreSQL database, Reflex's Redis state manager and two backend workers. A site asked
+for several workers without them gets a private redis-server (`PrivateRedis`): the site refuses
+to start several workers that would each count the rate limits alone.
 `SmtpSink` is aiosmtpd on a loopback port; it can be stopped, restarted, or told to answer
 4xx/5xx.
 """
@@ -144,6 +146,38 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+class PrivateRedis:
+    """redis-server on a free loopback port, without persistence; can be killed and restarted."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> PrivateRedis:
+        self.proc = subprocess.Popen(
+            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(100):
+            if (
+                subprocess.run(
+                    ["redis-cli", "-p", str(self.port), "ping"], capture_output=True, check=False
+                ).stdout.strip()
+                == b"PONG"
+            ):
+                return self
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+            self.proc = None
+
+
 class SmtpSink:
     """An SMTP server on loopback that records what it accepts."""
 
@@ -229,6 +263,8 @@ class SiteServer:
             # limits are tested on sites of their own, from other loopback addresses.
             RATE_LIMIT_PER_IP="100000",
             BOOKING_RATE_LIMIT_PER_IP="100",
+            BOOKING_BUDGET_PER_EMAIL="1000",
+            BOOKING_BUDGET_PER_DAY="100000",
             OUTBOX_RETRY_BASE_SECONDS="0.5",
             OUTBOX_POLL_SECONDS="0.5",
             # Page views are written as they arrive (the tests read them at once), and the
@@ -249,6 +285,12 @@ class SiteServer:
                 REFLEX_REDIS_URL=real["TEST_REDIS_URL"], REDIS_KEY_PREFIX=f"mstest:{port}:{time.time_ns()}:"
             )
         self.env["GRANIAN_WORKERS"] = str(workers or (2 if "TEST_REDIS_URL" in real else 1))
+        # Several workers share their limits through Redis, or the site refuses to start
+        # (settings.refuse_unshared_workers): without TEST_REDIS_URL, a private redis-server.
+        self.private_redis: PrivateRedis | None = None
+        if int(self.env["GRANIAN_WORKERS"]) > 1 and "REFLEX_REDIS_URL" not in {**self.env, **settings}:
+            self.private_redis = PrivateRedis()
+            self.env.update(REFLEX_REDIS_URL=self.private_redis.url, REDIS_KEY_PREFIX=f"mstest:{port}:")
         if smtp is not None:
             self.env.update(
                 SMTP_HOST="127.0.0.1", SMTP_PORT=str(smtp.port), SMTP_STARTTLS="false", SMTP_TIMEOUT_SECONDS="3"
@@ -264,6 +306,8 @@ class SiteServer:
             migrated_postgresql_copy(urlsplit(self.database_url).path.lstrip("/"))
 
     def start(self, timeout: float = 120) -> SiteServer:
+        if self.private_redis is not None and self.private_redis.proc is None:
+            self.private_redis.start()
         ARTIFACTS.mkdir(exist_ok=True)
         log = (ARTIFACTS / f"site-{self.port}.log").open("ab")
         self.proc = subprocess.Popen(
@@ -299,6 +343,8 @@ class SiteServer:
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.proc is None:
+            if self.private_redis is not None:
+                self.private_redis.kill()
             return
         try:
             os.killpg(self.proc.pid, sig)
@@ -309,6 +355,8 @@ class SiteServer:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
         self.proc = None
+        if self.private_redis is not None:
+            self.private_redis.kill()
 
     def query(self, sql: str, *params) -> list[tuple]:
         """Read (or change) the site's database directly (SQLite, or PostgreSQL through SQLAlchemy Core)."""

@@ -8,11 +8,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lead_payloads import lead_payload, stored_rows
 
 BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
@@ -119,7 +122,10 @@ def test_robots_unknown_pages_and_foreign_fields_are_left_out(audience):
             "/portail-client-priv%C3%A9e",
             referrer="https://evil.example/path?q=1",
             email="x@example.com",
-            utm_campaign="a\x00b" + "c" * 200,
+            utm_campaign="a\x00b",
+            utm_source="c" * 101,
+            utm_medium="\u202eliame",
+            utm_content="\tspring\t",
         ),
         "10.0.0.1",
         BROWSER,
@@ -127,7 +133,9 @@ def test_robots_unknown_pages_and_foreign_fields_are_left_out(audience):
     (row,) = _totals()
     assert row.path == "/portail-client-privée"  # percent-encoded as in location.pathname
     assert row.referrer == ""
-    assert row.utm_campaign == "ab" + "c" * 98
+    # A tag breaking the contact fields' character rule, or too long, is dropped, not repaired.
+    assert (row.utm_campaign, row.utm_source, row.utm_medium) == ("", "", "")
+    assert row.utm_content == "spring"
     assert audience.clean_host("127.0.0.1") == ""  # the site's own host (SITE_URL) is no referrer
     assert audience.clean_host("News.Example.COM.") == "news.example.com"
 
@@ -325,3 +333,137 @@ def test_the_beacon_route_answers_204_and_counts(audience):
     )
     (row,) = _totals()
     assert (row.path, row.utm_campaign, row.views) == (KYC, "kyc-2026", 1)
+
+
+# ------------------------------------------------------------------ growth per client
+# Issue 30, must-hold 4: whatever beacons a client sends (every tag the route accepts, any
+# referrer, any page, language and device), the daily totals keep AUDIENCE_SOURCES_PER_DAY
+# sources a day at most, plus the direct visits and "(other)"; no counted view is lost; every
+# stored tag follows the contact fields' character rule; the traffic view lists the top rows
+# and "(other)" only.
+
+SOURCES_PER_DAY = 4
+
+
+def _public_paths():
+    from marketing_site import routes
+
+    return sorted(routes.public_paths())
+
+
+tags = st.one_of(
+    st.text(max_size=120),  # anything: bidi and control characters, line breaks, long
+    st.sampled_from(["", "newsletter", "kyc-2026", "(other)", "\u202espring", " a\tb ", "x" * 101]),
+)
+hosts = st.one_of(
+    st.sampled_from(["", "www.google.com", "news.example.com", "127.0.0.1", "NEWS.EXAMPLE.COM.", "not a host"]),
+    st.from_regex(r"[a-z0-9]{1,10}\.[a-z]{2,5}", fullmatch=True),
+    st.text(max_size=40),
+)
+beacons = st.fixed_dictionaries(
+    {
+        "path": st.one_of(st.sampled_from(_public_paths()), st.text(max_size=20)),
+        "lang": st.sampled_from(["fr", "en", "de"]),
+        "device": st.sampled_from(["mobile", "tablet", "desktop", "watch"]),
+        "referrer": hosts,
+        **dict.fromkeys(("utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_term"), tags),
+    },
+    optional={"email": st.emails(), "extra": st.text(max_size=30)},
+)
+
+
+@pytest.fixture
+def bounded_audience(audience, monkeypatch):
+    from marketing_site import settings
+
+    monkeypatch.setenv("AUDIENCE_SOURCES_PER_DAY", str(SOURCES_PER_DAY))
+    monkeypatch.setenv("AUDIENCE_RATE_LIMIT_PER_MINUTE", "1000000")
+    settings.get_settings.cache_clear()
+    audience._limiter.cache_clear()
+    return audience
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batch=st.lists(beacons, max_size=25))
+def test_the_rows_a_client_adds_stay_bounded_whatever_its_beacons_carry(bounded_audience, batch):
+    from sqlalchemy import func, select
+    from starlette.testclient import TestClient
+
+    from marketing_site.api import api_app
+    from marketing_site.db import new_session
+    from marketing_site.db.audience import PageViewDay, VisitSourceDay
+    from marketing_site.services.leads import TEXT_PATTERN
+
+    audience = bounded_audience
+    counted_before = sum(row.views for row in _totals())
+    client = TestClient(api_app())
+    headers = {"User-Agent": BROWSER, "Content-Type": "text/plain;charset=UTF-8"}
+    for payload in batch:  # one client: the same address, as many sources as it likes
+        assert client.post("/api/v1/audience", content=json.dumps(payload), headers=headers).status_code == 204
+    counted = sum(audience.parse_beacon(payload) is not None for payload in batch)
+
+    rows = _totals()
+    assert sum(row.views for row in rows) == counted_before + counted  # nothing counted is lost
+    sources = {tuple(getattr(row, f) for f in audience.SOURCE_FIELDS) for row in rows}
+    named = sources - {("",) * 6, (audience.OTHER,) * 6}
+    assert len(named) <= SOURCES_PER_DAY
+    with new_session() as session:
+        (source_rows,) = session.execute(select(func.count()).select_from(VisitSourceDay)).one()
+        (page_rows,) = session.execute(select(func.count()).select_from(PageViewDay)).one()
+    assert source_rows <= SOURCES_PER_DAY + 2
+    assert page_rows <= (SOURCES_PER_DAY + 2) * len(_public_paths()) * 2 * 3  # paths x languages x devices
+    rule = re.compile(TEXT_PATTERN)
+    for row in rows:
+        for tag in audience.UTM_TAGS:
+            value = getattr(row, tag)
+            assert value == "" or (rule.fullmatch(value) and len(value) <= 100), (tag, value)
+    today = datetime.now(UTC).date()
+    for by in audience.GROUPINGS:
+        listed = audience.traffic(by, today, today, top=2)
+        assert len(listed) <= 3 and all(not row.is_other for row in listed[:-1])
+        assert sum(row.views for row in listed) == counted_before + counted
+
+
+def test_a_day_keeps_its_first_sources_and_counts_later_ones_under_other(bounded_audience):
+    """The sources a day already holds keep their rows; of the new ones, the most viewed of a
+    flush come first; the rest are one "(other)" row in every table and every traffic view."""
+    audience = bounded_audience
+    today = datetime.now(UTC).date()
+    views = {audience.parse_beacon(beacon(utm_campaign=f"c{n}")): n + 1 for n in range(SOURCES_PER_DAY + 3)}
+    audience.add_views({(today, view): n for view, n in views.items()})
+    by_campaign = {row.key: row.views for row in audience.traffic("campaign", today, today)}
+    # c6, c5, c4, c3 (7, 6, 5, 4 views) have rows; c0, c1, c2 (1 + 2 + 3 views) are "(other)".
+    assert by_campaign == {"c6": 7, "c5": 6, "c4": 5, "c3": 4, audience.OTHER: 6}
+    audience.add_views({(today, audience.parse_beacon(beacon(utm_campaign="c0"))): 100})  # later, more viewed
+    audience.add_views({(today, audience.parse_beacon(beacon(utm_campaign="c6"))): 1})  # known: kept
+    audience.add_views({(today, audience.parse_beacon(beacon())): 2})  # direct: always kept
+    by_campaign = {row.key: row.views for row in audience.traffic("campaign", today, today)}
+    assert by_campaign == {"c6": 8, "c5": 6, "c4": 5, "c3": 4, audience.OTHER: 106, "": 2}
+    by_source = {row.key: row.views for row in audience.traffic("source", today, today)}
+    assert by_source == {"": 8 + 6 + 5 + 4 + 2, audience.OTHER: 106}  # the campaigns have no source
+    # A new day has its own sources.
+    audience.add_views({(today + timedelta(days=1), audience.parse_beacon(beacon(utm_campaign="c0"))): 1})
+    assert {row.key for row in audience.traffic("campaign", today + timedelta(days=1), today + timedelta(days=1))} == {
+        "c0"
+    }
+
+
+def test_the_traffic_view_and_command_list_the_top_rows_then_other(bounded_audience, capsys):
+    from marketing_site import ops
+    from marketing_site.services import console
+
+    audience = bounded_audience
+    today = datetime.now(UTC).date()
+    pages = _public_paths()[:8]
+    audience.add_views({(today, audience.parse_beacon(beacon(path))): 10 + n for n, path in enumerate(pages)})
+    listed = audience.traffic("page", today, today, top=3)
+    assert [row.key for row in listed] == [*reversed(pages[-3:]), audience.OTHER]
+    assert listed[-1].views == sum(10 + n for n in range(5)) and listed[-1].is_other
+    assert len(audience.traffic("page", today, today)) == 8  # fewer than the top: no "(other)"
+    rows = console.traffic_rows(console.TrafficQuery.parse({"by": "page"}))
+    assert [row["other"] for row in rows] == [""] * 8
+    assert ops.main(["traffic", "--by", "page", "--days", "1", "--top", "2"]) == 0
+    written = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert written[1:] == [[pages[7], "17", "0"], [pages[6], "16", "0"], ["(other)", str(sum(range(10, 16))), "0"]]
+    with pytest.raises(SystemExit):
+        ops.main(["traffic", "--top", "0"])

@@ -46,3 +46,41 @@ def test_a_burst_of_beacons_across_workers_is_counted_once_each(site_server):
     assert _views(site_server, "visit_source_day", campaign) == BURST
     rows = site_server.query("SELECT COUNT(*) FROM page_view_day WHERE utm_campaign = ?", campaign)
     assert rows == [(1,)]  # one combination: one row, however many workers wrote to it
+
+
+def test_a_client_sending_a_new_source_with_every_beacon_adds_a_bounded_number_of_rows(workdir):
+    """Issue 30, finding 6: 80 beacons, each with a campaign of its own, at once over two workers
+    (PostgreSQL and Redis in their pass; SQLite and a private Redis here): the day keeps
+    AUDIENCE_SOURCES_PER_DAY sources exactly, every other view is counted under "(other)", and
+    not one view is lost."""
+    from servers import SiteServer, free_port
+
+    bound, beacons = 5, 80
+    server = SiteServer(free_port(), workdir, workers=2, AUDIENCE_SOURCES_PER_DAY=str(bound))
+    server.migrate()
+    server.start()
+    try:
+
+        def send(n: int) -> int:
+            body = {"path": "/compare", "lang": "fr", "referrer": "", "device": "desktop", "utm_campaign": f"c{n}"}
+            with httpx2.Client(timeout=20) as client:
+                response = client.post(
+                    server.url + "/api/v1/audience",
+                    content=json.dumps(body),
+                    headers={"User-Agent": BROWSER, "Content-Type": "text/plain;charset=UTF-8"},
+                )
+                return response.status_code
+
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            statuses = list(pool.map(send, range(beacons)))
+        assert statuses == [204] * beacons
+        deadline = time.monotonic() + 30
+        while server.query("SELECT COALESCE(SUM(views), 0) FROM page_view_day")[0][0] < beacons:
+            assert time.monotonic() < deadline, "views missing"
+            time.sleep(0.3)
+        campaigns = dict(server.query("SELECT utm_campaign, SUM(views) FROM visit_source_day GROUP BY utm_campaign"))
+        assert len(campaigns) == bound + 1 and campaigns.pop("(other)") == beacons - bound
+        assert set(campaigns.values()) == {1}
+        assert server.query("SELECT COUNT(*) FROM page_view_day") == [(bound + 1,)]
+    finally:
+        server.stop()

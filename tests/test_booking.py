@@ -47,8 +47,10 @@ def scheduler(tmp_path, monkeypatch):
     monkeypatch.setenv("BOOKING_HOLIDAYS", "FR")
     monkeypatch.setenv("BOOKING_BUSY_ICS_URL", "")
     monkeypatch.setenv("BOOKING_RATE_LIMIT_PER_IP", "1000")
+    monkeypatch.setenv("BOOKING_BUDGET_PER_EMAIL", "1000")
+    monkeypatch.setenv("BOOKING_BUDGET_PER_DAY", "1000")
     monkeypatch.delenv("SMTP_HOST", raising=False)
-    caches = (settings.get_settings, db.engine_for, booking._limiter)
+    caches = (settings.get_settings, db.engine_for, booking._limiter, booking._budgets)
     for cached in caches:
         cached.cache_clear()
     booking._busy_feed.clear()
@@ -315,6 +317,64 @@ def test_booking_attempts_are_limited_per_ip(scheduler, monkeypatch):
     assert limited.status == "rate_limited" and limited.retry_after > 0
     assert limited.errors == {"form": "Trop de tentatives. Réessayez dans quelques minutes."}
     assert scheduler.book({**CONTACT, "slot": scheduler.slot_id(third)}, "10.0.0.6").status == "booked"
+
+
+def _budgets(monkeypatch, scheduler, per_email: int, per_day: int) -> None:
+    from marketing_site import settings
+
+    monkeypatch.setenv("BOOKING_BUDGET_PER_EMAIL", str(per_email))
+    monkeypatch.setenv("BOOKING_BUDGET_PER_DAY", str(per_day))
+    settings.get_settings.cache_clear()
+    scheduler._budgets.cache_clear()
+
+
+def test_an_email_gets_its_budget_of_bookings_whatever_the_address_and_however_it_is_written(scheduler, monkeypatch):
+    """Issue 30, finding 7: one client booked every slot, each booking mailing a confirmation to
+    any address. Now an email has BOOKING_BUDGET_PER_EMAIL bookings a day, from any address
+    (each booking here from another /64), in any spelling of the address; the refusal says
+    why and what to do, in the visitor's language."""
+    _budgets(monkeypatch, scheduler, per_email=2, per_day=100)
+    slots = scheduler.available_slots()
+    spellings = ["ada@bücher.example", "ADA@xn--bcher-kva.example", "Ada@BÜCHER.example"]
+    results = [
+        scheduler.book({**CONTACT, "email": email, "slot": scheduler.slot_id(slot)}, f"2001:db8:{n}::/64")
+        for n, (email, slot) in enumerate(zip(spellings, slots, strict=False))
+    ]
+    assert [r.status for r in results] == ["booked", "booked", "rate_limited"]
+    assert results[2].retry_after > 0
+    assert results[2].errors["form"].startswith("Cette adresse e-mail a déjà réservé")
+    assert "contact@nereo-wealth.fr" in results[2].errors["form"]
+    english = scheduler.book({**CONTACT, "email": spellings[0], "lang": "en", "slot": scheduler.slot_id(slots[3])}, "x")
+    assert english.errors["form"].startswith("This email address has booked as many demos as it can today")
+    # Another email has its own budget; nothing was stored for the refused ones.
+    assert scheduler.book({**CONTACT, "email": "bob@example.com", "slot": scheduler.slot_id(slots[4])}, "y").status == (
+        "booked"
+    )
+    from lead_payloads import stored_rows
+
+    from marketing_site.db.booking import Booking
+
+    assert len(stored_rows(Booking)) == 3
+
+
+def test_the_site_has_a_daily_budget_of_bookings_and_a_lost_slot_costs_nothing(scheduler, monkeypatch):
+    _budgets(monkeypatch, scheduler, per_email=2, per_day=3)
+    slots = scheduler.available_slots()
+    first = scheduler.book({**CONTACT, "email": "a@example.com", "slot": scheduler.slot_id(slots[0])}, "10.0.0.1")
+    assert first.status == "booked"
+    # Confirmed at the same instant as another visitor's (the slot looked free to both): the
+    # database refuses the second; neither its email's budget nor the site's is spent.
+    monkeypatch.setattr(scheduler, "refusal", lambda start, now=None: None)
+    for _ in range(3):
+        lost = scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(slots[0])}, "10.0.0.2")
+        assert lost.status == "taken"
+    assert [
+        scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(slot)}, "10.0.0.2").status
+        for slot in slots[1:3]
+    ] == ["booked", "booked"]
+    refused = scheduler.book({**CONTACT, "email": "c@example.com", "slot": scheduler.slot_id(slots[3])}, "10.0.0.3")
+    assert refused.status == "rate_limited"
+    assert refused.errors["form"].startswith("La réservation en ligne est momentanément saturée")
 
 
 @pytest.mark.parametrize(

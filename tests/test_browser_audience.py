@@ -217,7 +217,33 @@ def test_both_journeys_appear_in_the_export_and_the_traffic_command(journeys, si
     assert figures[HOME_CAMPAIGN] == (3, 1)
 
 
-def test_the_console_shows_the_campaigns_in_the_leads_and_the_traffic_view(journeys, new_page, site):
+def _the_traffic_view_lists_the_top_rows_then_other(page, traffic, site_server) -> None:
+    """Issue 30, finding 6: the view sent every row over the websocket. On a day of its own
+    (no other test's), 60 campaigns: the 50 most viewed, then "(autres)" with the rest."""
+    from marketing_site.services.audience import TRAFFIC_TOP
+
+    day = "2001-01-01"
+    for n in range(TRAFFIC_TOP + 10):
+        site_server.query(
+            "INSERT INTO visit_source_day (day, referrer, utm_source, utm_campaign, views) VALUES (?, '', '', ?, ?)",
+            day,
+            f"seed-{n:02d}",
+            n + 1,
+        )
+    traffic.locator("[name=by]").select_option("campaign")
+    page.fill("#console-traffic-from", day)
+    page.fill("#console-traffic-to", day)
+    page.get_by_test_id("console-traffic-apply").click()
+    other = page.locator("[data-testid=console-traffic] tr[data-key='(other)']")
+    other.wait_for()
+    rows = page.locator("[data-testid=console-traffic] tbody tr")
+    assert rows.count() == TRAFFIC_TOP + 1
+    assert rows.first.get_attribute("data-key") == f"seed-{TRAFFIC_TOP + 9:02d}"
+    assert other.locator("th").inner_text() == "(autres)"
+    assert other.locator("td[data-col=views]").inner_text() == str(sum(range(1, 11)))
+
+
+def test_the_console_shows_the_campaigns_in_the_leads_and_the_traffic_view(journeys, new_page, site, site_server):
     page = new_page()
     page.goto(site + "/console")
     provider_login(page, CONSOLE_ADMIN_USER)
@@ -257,6 +283,7 @@ def test_the_console_shows_the_campaigns_in_the_leads_and_the_traffic_view(journ
     traffic.locator("[name=by]").select_option("page")
     page.get_by_test_id("console-traffic-apply").click()
     page.locator(f"[data-testid=console-traffic] tr[data-key='{routes.THANKS_DOCUMENTATION.fr}']").wait_for()
+    _the_traffic_view_lists_the_top_rows_then_other(page, traffic, site_server)
     # The funnel's thank-you step is measured: at least the two journeys' thank-you views.
     page.locator("#charts summary").first.click()
     thanked = int(page.locator("[data-testid=console-funnel] tr[data-step=thank_you] td").inner_text())

@@ -8,6 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from marketing_site import exact_paths, routes
 
@@ -165,3 +167,60 @@ def test_manifest_drops_module_preloads_and_sets_lang_on_every_page(tmp_path):
     for lang, name in manifest["not_found"].items():
         html = (tmp_path / name).read_text()
         assert "modulepreload" not in html and f'<html lang="{lang}"' in html
+
+
+# ------------------------------------------------------------------ any spelling of a file path
+# Issue 30, finding 8: /booking.jsx/, /lead_form.jsx/ and /exact-paths.json/ answered 200 with
+# the file. A file answers at its exact path only, and a build file that is not public never.
+
+PUBLIC_FILES = {"/logo.svg": b"<svg/>", "/assets/app-1a2b.js": b"app()", "/.well-known/security.txt": b"Contact: x"}
+PRIVATE_FILES = {"/booking.jsx": b"jsx booking", "/lead_form.jsx": b"jsx lead form", "/.env": b"SECRET=1"}
+
+
+@pytest.fixture
+def file_tree(site_tree):
+    for path, content in {**PUBLIC_FILES, **PRIVATE_FILES, "/exact-paths.json.gz": b"gz"}.items():
+        (site_tree / path.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
+        (site_tree / path.lstrip("/")).write_bytes(content)
+    return site_tree
+
+
+def _spellings(path: str) -> st.SearchStrategy[bytes]:
+    """The same file's path written another way, percent-encoded or not."""
+    head, _, name = path.rpartition("/")
+    variants = st.sampled_from(
+        [
+            path + "/",
+            path + "//",
+            "/" + path,
+            f"{head}/./{name}",
+            f"{head}/x/../{name}",
+            path + "/.",
+            path + "%2F",
+            path.replace("/", "%2F"),
+            quote(path + "/", safe=""),
+            path + "%00",
+            path + "\\",
+            path.upper(),
+        ]
+    )
+    return st.builds(lambda text, suffix: (text + suffix).encode(), variants, st.sampled_from(["", "/", "?x=1"]))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_file_answers_at_its_exact_path_only_and_a_build_file_never(file_tree, data):
+    app = exact_paths.ExactPathSite(_inner, static_dir=file_tree)
+    path, content = data.draw(st.sampled_from(sorted({**PUBLIC_FILES, **PRIVATE_FILES, MANIFEST: b""}.items())))
+    raw = data.draw(st.one_of(st.just(path.encode()), _spellings(path)))
+    raw = raw.split(b"?")[0]
+    status, _headers, body = _call(app, raw)
+    # Percent-encoding is no other spelling: /%2Flogo.svg is /logo.svg decoded, as pages are.
+    if exact_paths.normalize_request_path(raw) == path and path in PUBLIC_FILES:
+        assert (status, body) == (200, content)
+    else:
+        assert status == 404, (raw, status)
+        assert content not in body or not content
+
+
+MANIFEST = "/" + exact_paths.MANIFEST_NAME

@@ -10,6 +10,9 @@ import subprocess
 import sys
 
 import pytest
+from address_forms import ipv4_addresses, ipv4_forms, ipv6_addresses
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from servers import ROOT
 
 # A process as the site runs: Reflex's and Granian's own logging set up first, as they do under
@@ -153,3 +156,116 @@ def test_a_reflex_upgrade_that_moves_what_the_site_replaces_stops_the_start(monk
     monkeypatch.delattr(console, "rule")
     with pytest.raises(logs.ReflexLoggingMoved, match=r"reflex_base\.utils\.console\.rule"):
         logs._reflex_through_root()
+
+
+# ------------------------------------------------------------------ any text, one JSON line
+# Issue 30, finding 8: whatever a record carries (a visitor's text with line breaks of every
+# kind, an address in any form, a session cookie or a token in any container), the JSON line
+# holds no raw line break, no cookie or token, and no address.
+
+separators = st.sampled_from([" ", "\n", "\r\n", ", ", "; ", "\t", " | ", "\u2028", "\x85"])
+secrets_ = st.text(
+    alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", min_size=16, max_size=40
+)
+
+
+def _credentials(value: str) -> st.SearchStrategy[str]:
+    """A session cookie or a token as the site's libraries print them."""
+    return st.sampled_from(
+        [
+            f"Cookie: nereo_session={value}; nereo.is.authenticated=1",
+            repr({"headers": {"host": "127.0.0.1", "cookie": f"nereo_session={value}"}, "sid": "x"}),
+            json.dumps({"cookie": f"nereo_session={value}; nereo_login_binding={value}"}),
+            f"nereo_session={value}",
+            f"Authorization: Bearer {value}",
+            f"GET https://idp.example/token?code=x&refresh_token={value} 200",
+            repr({"token": value}),
+            f"set-cookie: nereo_login_binding={value}; HttpOnly",
+        ]
+    )
+
+
+@st.composite
+def records(draw):
+    secret = draw(secrets_)
+    if draw(st.booleans()):
+        address = draw(ipv6_addresses)
+        core = draw(st.sampled_from([address.compressed, address.exploded, address.exploded.upper()]))
+        written = draw(st.sampled_from([core, f"[{core}]:8443", f"{core}%eth0"]))
+    else:
+        address4 = draw(ipv4_addresses)
+        core = str(address4)
+        written = draw(ipv4_forms(address4))
+    texts = draw(st.lists(st.text(max_size=40), min_size=3, max_size=3))
+    pieces = [texts[0], draw(_credentials(secret)), texts[1], written, texts[2]]
+    pieces = draw(st.permutations(pieces))
+    message = ""
+    for piece in pieces:
+        message += piece + draw(separators)
+    assume(not any(secret in text or core in text for text in texts))
+    return message, secret, core, draw(st.booleans())
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records())
+def test_any_record_is_one_json_line_without_credentials_addresses_or_raw_line_breaks(drawn):
+    import logging
+
+    from marketing_site.logs import LINE_BREAKS, RedactingFormatter
+
+    message, secret, address, as_exception = drawn
+    record = logging.LogRecord("marketing_site.test", logging.ERROR, __file__, 1, "%s", (message,), None)
+    if as_exception:
+        try:
+            raise ValueError(message)
+        except ValueError:
+            record.exc_info = sys.exc_info()
+    line = RedactingFormatter(as_json=True).format(record)
+    assert line.splitlines() == [line] and not any(character in line for character in LINE_BREAKS)
+    assert isinstance(json.loads(line), dict)
+    assert secret not in line and address not in line
+    assert address.lower() not in line.lower()
+
+
+def test_malformed_websocket_events_carrying_a_session_cookie_are_logged_redacted(site_server):
+    """Finding 8 as reproduced on `make run`: events Reflex cannot read made engineio print plain
+    tracebacks beside the JSON line, and Reflex's event errors printed the websocket handshake,
+    session cookie, tab token and forwarded addresses included. Now every line is JSON and none
+    of them is there."""
+    import time
+    import uuid
+
+    from http_checks import StateSocket
+    from servers import ARTIFACTS
+
+    log = ARTIFACTS / f"site-{site_server.port}.log"
+    start = log.stat().st_size
+    cookie = f"canary{uuid.uuid4().hex}"
+    token = str(uuid.uuid4())
+    forwarded = ["2001:db8:77:1::77", "1.2.3.4"]
+    socket = StateSocket(
+        site_server.url,
+        f"nereo_session={cookie}; nereo.is.authenticated=true",
+        token=token,
+        headers={"X-Forwarded-For": ", ".join(forwarded)},
+    )
+    try:
+        assert socket.receive().startswith("0")  # Engine.IO open
+        socket.send("40/_event,")
+        assert socket.receive().startswith("40/_event,")
+        for event in ("not json\nforged line", {"name": "nope.nope", "payload": {"x": "a\nb"}}, ["a list"]):
+            socket.send("42/_event," + json.dumps(["event", event]))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            written = log.read_bytes()[start:].decode()
+            if written.count("async handler error") >= 2 and "nope.nope" in written:
+                break
+            time.sleep(0.3)
+    finally:
+        socket.close()
+    lines = [line for line in written.splitlines() if line.strip()]
+    records = [json.loads(line) for line in lines]  # every line is one JSON object
+    assert [r["logger"] for r in records].count("engineio.server") == 2
+    assert any("nope.nope" in r["msg"] for r in records)  # Reflex's event error, with its headers
+    assert [s for s in (cookie, token, *forwarded) if s in written] == []
+    assert "forged line" not in [line.strip() for line in written.splitlines()]

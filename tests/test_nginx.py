@@ -345,6 +345,11 @@ def test_pages_whose_url_carries_a_secret_keep_no_referrer_through_the_proxy(pro
         "/exact-paths.json",
         "/exact-paths.json.gz",
         "/exact-paths.json.br",
+        # With a trailing slash (the app served these files so, issue 30 finding 8).
+        "/lead_form.jsx/",
+        "/booking.jsx/",
+        "/exact-paths.json/",
+        "/favicon.ico/",
         "/styles/.keep",
         "/ping",
         "/_health",

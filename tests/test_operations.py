@@ -101,6 +101,21 @@ def test_redis_rate_limits_are_shared_between_limiters():
     assert second.hit("email:y", token="k") is None and first.hit("email:y", token="k") is None
 
 
+def test_a_hit_given_back_frees_its_place_in_memory_and_in_redis():
+    """A booking that lost its slot at the same instant gives its budget back (services.booking)."""
+    from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter
+
+    limiters = [RateLimiter(1, 60)]
+    if os.environ.get("TEST_REDIS_URL"):
+        limiters.append(RedisRateLimiter(1, 60, os.environ["TEST_REDIS_URL"], prefix=f"mstest:{uuid.uuid4().hex}:"))
+    for limiter in limiters:
+        assert limiter.hit("budget", token="first") is None
+        assert limiter.hit("budget", token="second") is not None
+        limiter.release("budget", "first")
+        assert limiter.hit("budget", token="second") is None
+        assert limiter.hit("budget", token="third") is not None
+
+
 def test_rate_limiter_falls_back_to_memory_when_redis_is_down(caplog):
     from marketing_site.services.rate_limit import RedisRateLimiter
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import httpx2
 from lead_payloads import lead_payload
-from servers import BIN, ROOT, free_port
+from servers import BIN, ROOT, PrivateRedis, free_port
 
 # What a server's environment holds: no project settings of the developer's shell, no .venv or
 # .tools on PATH (no bun: a build would fail), only the machine's certificates for PyPI.
@@ -95,6 +95,15 @@ def test_release_unpacks_installs_migrates_serves_and_takes_a_lead(tmp_path):
     migrated = subprocess.run(["./migrate"], cwd=release, env=settings, capture_output=True, text=True, check=False)
     assert migrated.returncode == 0, migrated.stdout + migrated.stderr
 
+    # Two workers without Redis would each count the rate limits alone: refused before serving.
+    refused = subprocess.run(
+        ["./serve"], cwd=release, env=settings, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert refused.returncode != 0
+    assert "WORKERS: 2 workers need REFLEX_REDIS_URL" in refused.stderr, refused.stderr[-2000:]
+    redis = PrivateRedis().start()
+    settings.update(REFLEX_REDIS_URL=redis.url)
+
     build = snapshot(release / ".web")
     log = (tmp_path / "serve.log").open("wb")
     began = time.monotonic()
@@ -132,6 +141,7 @@ def test_release_unpacks_installs_migrates_serves_and_takes_a_lead(tmp_path):
             serving.wait(timeout=30)
         except subprocess.TimeoutExpired:
             serving.kill()
+        redis.kill()
     # Every line it wrote, from Reflex's start-up banner to its last words, is one JSON record.
     lines = [line for line in (tmp_path / "serve.log").read_text().splitlines() if line.strip()]
     not_json = [line for line in lines if not _is_json_object(line)]
@@ -159,6 +169,10 @@ def test_the_systemd_unit_restarts_the_release_serve_command_without_limit():
     assert "serve" in release.EXECUTABLES
     # What Environment= sets is what ./serve reads.
     serve = (ROOT / "deploy" / "release" / "serve").read_text()
-    for assignment in shlex.split(service["Environment"]):
-        name = assignment.split("=", 1)[0]
+    environment = dict(assignment.split("=", 1) for assignment in shlex.split(service["Environment"]))
+    for name in environment:
         assert "${" + name + ":-" in serve, name
+    # One worker unless site.env (read after Environment=, so it wins) sets REFLEX_REDIS_URL with
+    # WORKERS: several workers without Redis are refused at start (issue 30, must-hold 5).
+    assert environment["WORKERS"] == "1"
+    assert "REFLEX_REDIS_URL" not in environment

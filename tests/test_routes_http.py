@@ -90,6 +90,18 @@ def test_unknown_paths_answer_404_with_not_found_page(site, path):
     assert 'data-variant="fr"' in response.text
 
 
+# A trailing slash, or another spelling of a file's path, never serves the file (issue 30,
+# finding 8: /booking.jsx/ answered 200 with the widget's source).
+@pytest.mark.parametrize(
+    "path",
+    ["/booking.jsx/", "/lead_form.jsx/", "/exact-paths.json/", "/site_ui.jsx//", "/favicon.ico/", "//favicon.ico"],
+)
+def test_a_file_path_spelt_otherwise_is_a_404(site, path):
+    response = _get(site, path, raw=True)  # byte for byte: `//x` is no host here
+    assert response.status_code == 404
+    assert NOT_FOUND_TEXT in response.text
+
+
 # /en/merci (where English downloads lead) stays a 404, a kept defect of the original,
 # but like every unknown /en/ path it is the English not-found page: navbar, footer, lang.
 @pytest.mark.parametrize("path", [routes.EN_THANKS_PATH, "/en/nope/deeper", "/en/pricing/x", "/en/CGV"])

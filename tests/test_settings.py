@@ -99,6 +99,8 @@ def test_every_bad_variable_is_reported_at_once_by_name(environment):
         "TRUSTED_PROXIES": "10.0.0.5, proxy.local",
         "BOOKING_WORKING_DAYS": "0,8",
         "PRICING_PRICE_SET": "cheap",
+        "RATE_LIMIT_IPV6_PREFIX": "129",
+        "BOOKING_BUDGET_PER_EMAIL": "0",
     }
     for name, value in bad.items():
         environment.setenv(name, value)
@@ -125,6 +127,11 @@ def test_every_bad_variable_is_reported_at_once_by_name(environment):
         ("BOOKING_HOLIDAYS", "", "booking_holidays", ""),  # empty: no public holidays off
         ("BOOKING_HOLIDAYS", "de", "booking_holidays", "DE"),
         ("CONSOLE_ROLE", "", "console_role", "SITE_ADMIN"),
+        ("RATE_LIMIT_IPV6_PREFIX", "", "rate_limit_ipv6_prefix", 64),
+        ("RATE_LIMIT_IPV6_PREFIX", "56", "rate_limit_ipv6_prefix", 56),
+        ("AUDIENCE_SOURCES_PER_DAY", "", "audience_sources_per_day", 200),
+        ("BOOKING_BUDGET_PER_EMAIL", "", "booking_budget_per_email", 2),
+        ("BOOKING_BUDGET_PER_DAY", "40", "booking_budget_per_day", 40),
     ],
 )
 def test_values_are_read_as_documented(environment, name, value, attribute, expected):
@@ -163,3 +170,56 @@ def test_every_setting_is_in_env_example_and_nothing_else():
     settings = variable_names()
     assert sorted(settings - set(lines)) == [], "settings missing from .env.example"
     assert sorted(set(lines) - settings) == [], ".env.example lists variables no setting reads"
+
+
+@pytest.mark.parametrize(
+    ("workers", "redis", "refused"),
+    [("", "", False), ("1", "", False), ("2", "", True), ("4", "redis://cache:6379/0", False), ("two", "", True)],
+)
+def test_several_workers_without_redis_are_refused(environment, workers, redis, refused):
+    """Issue 30, must-hold 5: each worker would count the rate limits and budgets alone."""
+    from marketing_site.settings import refuse_unshared_workers
+
+    environment.setenv("REFLEX_REDIS_URL", redis)
+    settings = load_settings()
+    if refused:
+        with pytest.raises(SettingsError, match=r"WORKERS|GRANIAN_WORKERS"):
+            refuse_unshared_workers(settings, {"GRANIAN_WORKERS": workers})
+    else:
+        refuse_unshared_workers(settings, {"GRANIAN_WORKERS": workers})
+
+
+def test_the_site_refuses_to_start_several_workers_without_redis(tmp_path):
+    """What `make run WORKERS=2` and ./serve start (reflex run, GRANIAN_WORKERS=2) stops at once
+    with the one message, before any worker starts."""
+    import os
+    import subprocess
+
+    from servers import BIN, MACHINE_ENVIRONMENT, ROOT
+
+    env = {name: os.environ[name] for name in MACHINE_ENVIRONMENT if name in os.environ}
+    env.update(
+        PATH=f"{BIN}:/usr/bin:/bin",
+        ENV_FILE="",
+        GRANIAN_WORKERS="2",
+        REFLEX_TELEMETRY_ENABLED="false",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'never.db'}",
+    )
+    done = subprocess.run(
+        [str(BIN / "reflex"), "run", "--env", "prod", "--backend-only", "--backend-port", "1"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines() == [
+        "invalid settings:",
+        (
+            "  WORKERS: 2 workers need REFLEX_REDIS_URL (Redis), where every worker sees the same rate limits, "
+            "booking budgets and page state; without it, run one worker (WORKERS=1)"
+        ),
+    ]
+    assert not (tmp_path / "never.db").exists()

@@ -18,11 +18,12 @@ import re
 import subprocess
 import time
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import pytest
 from browser_checks import provider_login
 from conftest import CONSOLE_ADMIN_USER, TRIAL_USER
+from http_checks import StateSocket
 from servers import ROOT
 
 from marketing_site import routes
@@ -277,61 +278,6 @@ def test_the_console_and_the_trial_connect_and_work(new_page, site, page_errors)
 EXPIRY_SECONDS = 2
 ROOT_STATE = "reflex___state____state"
 ON_LOAD_INTERNAL = f"{ROOT_STATE}.reflex___state____on_load_internal_state.on_load_internal"
-
-
-class StateSocket:
-    """Reflex's client protocol, spoken directly: Engine.IO over a websocket, Socket.IO on /_event.
-
-    The browser would connect to the build's own backend; this site runs beside it with its
-    own settings (a short state expiry), so the test talks to it as the client does.
-    """
-
-    def __init__(self, origin: str, cookie: str):
-        import socket as socket_module
-        import uuid
-
-        import wsproto
-        import wsproto.events
-
-        self.events = wsproto.events
-        host, port = urlsplit(origin).hostname, urlsplit(origin).port
-        self.sock = socket_module.create_connection((host, port), timeout=20)
-        self.ws = wsproto.WSConnection(wsproto.ConnectionType.CLIENT)
-        target = f"/_event/?EIO=4&transport=websocket&token={uuid.uuid4()}"
-        headers = [(b"origin", origin.encode()), (b"cookie", cookie.encode())]
-        self.sock.sendall(
-            self.ws.send(self.events.Request(host=f"{host}:{port}", target=target, extra_headers=headers))
-        )
-        self.pending: list[str] = []
-
-    def send(self, text: str) -> None:
-        self.sock.sendall(self.ws.send(self.events.TextMessage(text)))
-
-    def receive(self) -> str:
-        while not self.pending:
-            self.ws.receive_data(self.sock.recv(65536))
-            for event in self.ws.events():
-                if isinstance(event, self.events.TextMessage):
-                    if event.data == "2":
-                        self.send("3")  # Engine.IO ping
-                    else:
-                        self.pending.append(event.data)
-                elif isinstance(event, self.events.CloseConnection | self.events.RejectConnection):
-                    raise ConnectionError(f"websocket closed: {event}")
-        return self.pending.pop(0)
-
-    def until_hydrated(self) -> list[str]:
-        """The state updates up to the one that marks the page hydrated (its on_load done)."""
-        updates = []
-        while True:
-            text = self.receive()
-            if text.startswith("42/_event,"):
-                updates.append(text)
-                if '"is_hydrated_rx_state_":true' in text:
-                    return updates
-
-    def close(self) -> None:
-        self.sock.close()
 
 
 def _router(path: str) -> dict:

@@ -22,6 +22,7 @@ import dataclasses
 import logging
 import re
 import threading
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
@@ -29,7 +30,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from sqlalchemy import case, func, select
+from sqlalchemy import case, false, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col
 
@@ -54,7 +55,6 @@ BOT_USER_AGENT = re.compile(
     re.IGNORECASE,
 )
 _HOST = re.compile(r"(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def is_bot(user_agent: str | None) -> bool:
@@ -87,11 +87,24 @@ def clean_host(value: Any) -> str:
     return "" if host == own else host
 
 
+@lru_cache(maxsize=1)
+def _text_rule() -> re.Pattern[str]:
+    # The contact fields' one character rule (services.leads.TEXT_PATTERN: no control
+    # characters, no bidirectional controls, something visible). Imported here, not at the
+    # top: services.leads imports this module for clean_attribution.
+    from marketing_site.services.leads import TEXT_PATTERN
+
+    return re.compile(TEXT_PATTERN)
+
+
 def clean_tag(value: Any) -> str:
-    """A UTM tag as typed in the campaign's link: trimmed, no control characters, 100 at most."""
-    if not isinstance(value, str):
+    """A UTM tag as typed in the campaign's link, held to the contact fields' character rule
+    (services.leads.TEXT_PATTERN) and cleaned as they are (trimmed, tabs as spaces, NFC), at
+    most 100 characters; "" for anything else (a tag is dropped, never repaired)."""
+    if not isinstance(value, str) or not _text_rule().fullmatch(value):
         return ""
-    return _CONTROL.sub("", value).strip()[:UTM_MAX]
+    tag = unicodedata.normalize("NFC", value.replace("\t", " ").strip(" \u00a0\u202f"))
+    return tag if len(tag) <= UTM_MAX else ""
 
 
 def clean_attribution(raw: Any) -> dict[str, str]:
@@ -190,20 +203,26 @@ class ViewBuffer:
 
 def add_views(counts: Mapping[tuple[date, View], int]) -> None:
     """Add views to the daily totals and to each of their sums (ROLLUPS), in one transaction:
-    insert a combination's row or add to its count."""
-    totals = [({"day": day, **dataclasses.asdict(view)}, n) for (day, view), n in counts.items()]
-    batches: list[tuple[Any, list[str], list[dict[str, Any]]]] = [
-        (PageViewDay, list(DIMENSIONS), [{**fields, "views": n} for fields, n in totals])
-    ]
-    for rollup, keys in ROLLUPS:
-        summed: Counter[tuple[Any, ...]] = Counter()
-        for fields, n in totals:
-            summed[tuple(fields[key] for key in keys)] += n
-        batches.append(
-            (rollup, list(keys), [{**dict(zip(keys, values, strict=True)), "views": n} for values, n in summed.items()])
-        )
+    insert a combination's row or add to its count. A day keeps AUDIENCE_SOURCES_PER_DAY
+    sources at most (`_within_daily_sources`)."""
     with new_session() as session, session.begin():
         dialect = session.get_bind().dialect.name
+        counts, sources = _within_daily_sources(session, counts)
+        totals = [({"day": day, **dataclasses.asdict(view)}, n) for (day, view), n in counts.items()]
+        batches: list[tuple[Any, list[str], list[dict[str, Any]]]] = [
+            (PageViewDay, list(DIMENSIONS), [{**fields, "views": n} for fields, n in totals])
+        ]
+        for rollup, keys in ROLLUPS:
+            summed: Counter[tuple[Any, ...]] = Counter()
+            for fields, n in totals:
+                summed[tuple(fields[key] for key in keys)] += n
+            batches.append(
+                (
+                    rollup,
+                    list(keys),
+                    [{**dict(zip(keys, values, strict=True)), "views": n} for values, n in summed.items()],
+                )
+            )
         insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
         for table, unique_keys, batch in batches:
             for start in range(0, len(batch), 500):
@@ -212,6 +231,77 @@ def add_views(counts: Mapping[tuple[date, View], int]) -> None:
                     index_elements=unique_keys, set_={"views": table.views + statement.excluded.views}
                 )
                 session.execute(statement)
+    _known_sources.update(sources)  # committed: now in the database
+    for key in [key for key in _known_sources if key not in sources]:
+        _known_sources.pop(key, None)  # only the days being written are kept
+
+
+# ----------------------------------------------------------------------------- the day's sources
+
+# A visit's source: the referring host and the five tags, as one combination. A day's daily
+# totals keep AUDIENCE_SOURCES_PER_DAY of them; the views of any further source that day are
+# counted under OTHER in every one of these columns (no tag or host a beacon carries is ever
+# that: clean_host refuses the brackets, and a tag spelt so lands in the same row, as it should).
+SOURCE_FIELDS = ("referrer", *UTM_TAGS)
+OTHER = "(other)"
+_OTHER_SOURCE = (OTHER,) * len(SOURCE_FIELDS)
+_DIRECT = ("",) * len(SOURCE_FIELDS)  # no referrer, no tag: always kept, it is not a source
+# Any constant of the site's own: the key of PostgreSQL's transaction lock on the day's sources.
+_SOURCES_LOCK = 0x6E6572656F5F7376  # "nereo_sv"
+
+
+def _source(view: View) -> tuple[str, ...]:
+    return tuple(getattr(view, field) for field in SOURCE_FIELDS)
+
+
+# Sources of a day this process knows to be in a database (a subset of them), by database and
+# day: a flush whose sources are all known, or that finds its day full, needs no look at the
+# day's rows.
+_known_sources: dict[tuple[str, date], set[tuple[str, ...]]] = {}
+
+
+def _within_daily_sources(
+    session: Any, counts: Mapping[tuple[date, View], int]
+) -> tuple[Counter[tuple[date, View]], dict[tuple[str, date], set[tuple[str, ...]]]]:
+    """The views, each day's sources beyond AUDIENCE_SOURCES_PER_DAY counted under OTHER, and
+    each day's sources once they are written.
+
+    Runs first in the transaction that writes them, holding the write lock (every worker and
+    machine writes in turn), so that the day's count is exact. A source already in the day's
+    totals keeps its row; new ones are taken in order of their views in this batch. The day's
+    rows are read only when the batch brings a source this process does not know and the day
+    may still have room (what it knows is in the database: a known full day is full)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(select(func.pg_advisory_xact_lock(_SOURCES_LOCK)))
+    else:  # SQLite: a write first takes the database's write lock for the whole transaction
+        session.execute(update(PageViewDay).where(false()).values(views=PageViewDay.views))
+    bound = get_settings().audience_sources_per_day
+    views_of: Counter[tuple[date, tuple[str, ...]]] = Counter()
+    for (day, view), n in counts.items():
+        views_of[(day, _source(view))] += n
+    known: dict[date, set[tuple[str, ...]]] = {}
+    columns = [getattr(PageViewDay, field) for field in SOURCE_FIELDS]
+    database = session.get_bind().url.render_as_string(hide_password=True)
+    for day in {day for day, _ in counts}:
+        known[day] = set(_known_sources.get((database, day), ()))
+        new = {source for d, source in views_of if d == day} - known[day] - {_DIRECT, _OTHER_SOURCE}
+        if new and len(known[day]) < bound:
+            rows = session.execute(select(*columns).where(col(PageViewDay.day) == day).distinct()).all()
+            known[day] = {tuple(row) for row in rows} - {_DIRECT, _OTHER_SOURCE}
+    admitted: dict[tuple[date, tuple[str, ...]], bool] = {}
+    for day, source in sorted(views_of, key=lambda item: (-views_of[item], item[0], item[1])):
+        if source in (_DIRECT, _OTHER_SOURCE) or source in known[day]:
+            admitted[(day, source)] = True
+        elif len(known[day]) < bound:
+            known[day].add(source)
+            admitted[(day, source)] = True
+        else:
+            admitted[(day, source)] = False
+    kept: Counter[tuple[date, View]] = Counter()
+    folded = dict(zip(SOURCE_FIELDS, _OTHER_SOURCE, strict=True))
+    for (day, view), n in counts.items():
+        kept[(day, view if admitted[(day, _source(view))] else dataclasses.replace(view, **folded))] += n
+    return kept, {(database, day): sources for day, sources in known.items()}
 
 
 def rebuild_rollups(connection: Any) -> None:
@@ -290,9 +380,14 @@ def _period(first: date, last: date) -> tuple[datetime, datetime]:
     return start, datetime(last.year, last.month, last.day, tzinfo=UTC) + timedelta(days=1)
 
 
+# Rows the traffic view and `ops traffic` list before the one row that sums all the others.
+TRAFFIC_TOP = 50
+TRAFFIC_TOP_MAX = 1000
+
+
 @dataclasses.dataclass(frozen=True)
 class TrafficRow:
-    key: str  # the page, campaign, source or language ("" = none: direct, untagged)
+    key: str  # the page, campaign, source or language ("" = none: direct, untagged; OTHER = the rest)
     views: int
     leads: int
 
@@ -301,13 +396,22 @@ class TrafficRow:
         """Leads per 100 views; None without views."""
         return round(100 * self.leads / self.views, 2) if self.views else None
 
+    @property
+    def is_other(self) -> bool:
+        """The row of everything not listed: the keys past the top ones, and the views of the
+        sources counted under OTHER (AUDIENCE_SOURCES_PER_DAY)."""
+        return self.key == OTHER
 
-def traffic(by: str, first: date, last: date) -> list[TrafficRow]:
+
+def traffic(by: str, first: date, last: date, top: int = TRAFFIC_TOP) -> list[TrafficRow]:
     """Views and leads per page, campaign, source or language from `first` to `last` (UTC
-    days, inclusive), most viewed first. A lead counts for its visit's landing page, campaign,
-    source and language; one grouped query on each table."""
+    days, inclusive): the `top` most viewed first, then one OTHER row summing the rest, so the
+    list is bounded whatever the visitors sent. A lead counts for its visit's landing page,
+    campaign, source and language; one grouped query on each table."""
     if by not in GROUPINGS:
         raise ValueError(f"by must be one of {', '.join(GROUPINGS)}")
+    if not 1 <= top <= TRAFFIC_TOP_MAX:
+        raise ValueError(f"top must be 1 to {TRAFFIC_TOP_MAX}")
     start, end = _period(first, last)
     (table, views_key), leads_key = _views_key(by), _leads_key(by)
     with new_session() as session:
@@ -327,7 +431,13 @@ def traffic(by: str, first: date, last: date) -> list[TrafficRow]:
         )
     keys = set(views) | set(leads)
     rows = [TrafficRow(key or "", int(views.get(key) or 0), int(leads.get(key) or 0)) for key in keys]
-    return sorted(rows, key=lambda row: (-row.views, -row.leads, row.key))
+    rows.sort(key=lambda row: (-row.views, -row.leads, row.key))
+    named = [row for row in rows if not row.is_other]
+    rest = named[top:] + [row for row in rows if row.is_other]
+    shown = named[:top]
+    if rest:
+        shown.append(TrafficRow(OTHER, sum(row.views for row in rest), sum(row.leads for row in rest)))
+    return shown
 
 
 def views_per_day(first: date, paths: frozenset[str] | None = None) -> dict[date, int]:

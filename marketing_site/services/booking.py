@@ -475,6 +475,51 @@ def _limiter() -> RateLimiter | RedisRateLimiter:
     return make_rate_limiter(settings.booking_rate_limit_per_ip, settings.rate_limit_window_seconds)
 
 
+BUDGET_WINDOW_SECONDS = 24 * 3600
+
+
+@lru_cache(maxsize=1)
+def _budgets() -> tuple[RateLimiter | RedisRateLimiter, RateLimiter | RedisRateLimiter]:
+    """Bookings per email and on the whole site per 24 hours, whatever the address (each one
+    mails a confirmation to the email it names): BOOKING_BUDGET_PER_EMAIL, BOOKING_BUDGET_PER_DAY."""
+    settings = get_settings()
+    return (
+        make_rate_limiter(settings.booking_budget_per_email, BUDGET_WINDOW_SECONDS),
+        make_rate_limiter(settings.booking_budget_per_day, BUDGET_WINDOW_SECONDS),
+    )
+
+
+Spent = list[tuple[RateLimiter | RedisRateLimiter, str]]
+
+
+def _spend_budgets(email_ascii: str, key: str, messages: Mapping[str, str]) -> tuple[BookResult | None, Spent]:
+    """Count a booking against its budgets: (the refusal, 429 with the words the widget shows,
+    or None; the budgets spent, to give back if the booking is not made after all).
+
+    The email's budget first: one address asked for again and again spends its own budget,
+    not the site's. Its key is a hash: no address is written to Redis."""
+    per_email, site = _budgets()
+    email_key = hashlib.sha256(email_ascii.lower().encode()).hexdigest()
+    spent: Spent = []
+    for limiter, budget_key, reason in (
+        (per_email, f"booking-email:{email_key}", "budget_email"),
+        (site, "booking-site", "budget_site"),
+    ):
+        wait = limiter.hit(budget_key, token=key)
+        if wait is not None:
+            _give_back(spent, key)
+            log.warning("booking refused: %s spent", reason)
+            form = messages[reason].format(contact=get_settings().contact_email)
+            return BookResult("rate_limited", {"form": form}, retry_after=math.ceil(wait)), []
+        spent.append((limiter, budget_key))
+    return None, spent
+
+
+def _give_back(spent: Spent, key: str) -> None:
+    for limiter, budget_key in spent:
+        limiter.release(budget_key, key)
+
+
 def _lang(payload: Mapping[str, Any]) -> str:
     return payload.get("lang") if payload.get("lang") in routes.LANGS else "fr"  # type: ignore[return-value]  # the membership test makes it a str
 
@@ -517,14 +562,19 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     # Both checked above (their errors returned): this tells the type checker.
     assert start is not None
     assert isinstance(zone_name, str)
+    refused, spent = _spend_budgets(contact.email_ascii, key, messages)
+    if refused is not None:
+        metrics.BOOKINGS.labels(outcome="over_budget").inc()
+        return refused
     try:
         attribution = clean_attribution(payload.get("attribution"))
         booking_id = _store(contact.values, lang, zone_name, start, key, flags, attribution)
     except IntegrityError:
         twin = _booking_of_lead_key(key)
-        if twin is not None:  # a concurrent twin of this request won
+        if twin is not None:  # a concurrent twin of this request won (its budget is this one's)
             metrics.BOOKINGS.labels(outcome="duplicate").inc()
             return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
+        _give_back(spent, key)  # no booking made: a slot taken at the same instant costs nothing
         metrics.BOOKINGS.labels(outcome="taken").inc()
         return BookResult("taken", {"slot": messages["slot_taken"]})
     mail.wake_worker()

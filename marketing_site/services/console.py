@@ -418,10 +418,11 @@ class TrafficQuery:
 
 def traffic_rows(q: TrafficQuery) -> list[dict[str, str]]:
     """The traffic view's table: per page, campaign, source or language, views, leads and
-    conversion (leads per 100 views)."""
+    conversion (leads per 100 views); the top rows, then "other" (audience.traffic)."""
     return [
         {
             "key": row.key,
+            "other": "1" if row.is_other else "",
             "views": str(row.views),
             "leads": str(row.leads),
             "conversion": "" if row.conversion is None else f"{row.conversion:.2f} %",

@@ -42,6 +42,13 @@ class RateLimiter:
                 self._hits = {k: v for k, v in self._hits.items() if v and v[-1][0] > now - self.window}
             return None
 
+    def release(self, key: str, token: str) -> None:
+        """Take back the hit counted with `token` (what it allowed did not happen after all)."""
+        with self._lock:
+            hits = self._hits.get(key)
+            if hits:
+                self._hits[key] = deque(hit for hit in hits if hit[1] != token)
+
 
 # Sliding window in one sorted set per key, scored by the Redis server's clock (the same for
 # every worker and machine). Returns -1 when allowed, else the seconds to wait (as a string).
@@ -96,6 +103,14 @@ class RedisRateLimiter:
         if wait >= 0:
             metrics.RATE_LIMIT_REFUSALS.labels(limit=metrics.rate_limit_name(key)).inc()
         return None if wait < 0 else wait
+
+    def release(self, key: str, token: str) -> None:
+        """Take back the hit counted with `token` (what it allowed did not happen after all)."""
+        try:
+            self._client.zrem(self.prefix + key, f"t:{token}")
+        except self._errors as error:
+            log.warning("rate limiter: Redis unavailable (%s), hit kept", type(error).__name__)
+        self._fallback.release(key, token)
 
 
 def make_rate_limiter(limit: int, window: float) -> RateLimiter | RedisRateLimiter:

@@ -64,8 +64,13 @@ def _form(text: dict) -> rx.Component:
 
 
 def _key(text: dict, row: rx.Var) -> rx.Component:
-    # An empty key is the views and leads without one: direct visits, untagged links.
-    return rx.cond(row["key"] == "", rx.el.em(text["none"]), row["key"])
+    # An empty key is the views and leads without one: direct visits, untagged links. The
+    # "other" row sums the rows past the top ones and the sources a day kept no row for.
+    return rx.cond(
+        row["other"] == "1",
+        rx.el.em(text["other"]),
+        rx.cond(row["key"] == "", rx.el.em(text["none"]), row["key"]),
+    )
 
 
 def section(text: dict) -> rx.Component:
