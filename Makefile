@@ -58,6 +58,14 @@ $(OIDC_PROVIDER): tests/oidc-provider/package-lock.json
 	npm ci --prefix tests/oidc-provider --no-audit --no-fund --loglevel=error
 	touch $@
 
+# django-oauth-toolkit 3.4.1 (a widely deployed provider, not certified) for tests/test_auth_dot.py,
+# in a virtualenv of its own from PyPI, exactly as tests/oidc-dot/requirements.txt pins it.
+DOT_PROVIDER := tests/oidc-dot/.venv/.installed
+$(DOT_PROVIDER): tests/oidc-dot/requirements.txt
+	$(PYTHON) -m venv tests/oidc-dot/.venv
+	tests/oidc-dot/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/oidc-dot/requirements.txt
+	touch $@
+
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 
@@ -125,7 +133,7 @@ SECOND_LANE_TESTS = tests/test_browser_layout.py tests/test_consent.py tests/tes
 # with the engines set they run in that pass only (their own build included).
 ENGINE_ONLY_TESTS = tests/test_nginx.py
 
-test: migrate chromium nginx fonts java $(OIDC_PROVIDER)
+test: migrate chromium nginx fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER)
 	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
 	@mkdir -p test-artifacts; engines=""; ignore=""; \
 	if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
