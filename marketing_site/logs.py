@@ -65,6 +65,33 @@ def redact(text: str) -> str:
     return PHONE.sub(_phone, EMAIL.sub("<email>", URL.sub(_url, text)))
 
 
+# Configuration quoted by a log line (an issuer, an endpoint URL: no personal data) is shown in
+# full when the call names it: `logger.error("… %s", issuer, extra=logs.configuration(issuer))`.
+# Each named value is kept where it stands whole; a longer URL that starts with it (a query, a
+# path after it) is still cut, and a value with an "@" (an address, credentials) is not kept.
+CONFIGURATION_VALUES = "configuration_values"
+_VALUE_END = r"(?![^\s'\"<>),;\]])"
+
+
+def configuration(*values: object) -> dict[str, tuple[str, ...]]:
+    """The `extra` of a log call whose message quotes these configuration values."""
+    return {CONFIGURATION_VALUES: tuple(v for v in values if isinstance(v, str) and v and "@" not in v)}
+
+
+def redact_keeping(text: str, kept: tuple[str, ...] = ()) -> str:
+    """`redact`, except for the configuration values `kept` where each stands whole."""
+    slots: list[str] = []
+    for value in sorted(set(kept), key=len, reverse=True):
+        pattern = re.compile(re.escape(value) + _VALUE_END)
+        if pattern.search(text):
+            text = pattern.sub(f"\x00{len(slots)}\x00", text)
+            slots.append(value)
+    text = redact(text)
+    for index, value in enumerate(slots):
+        text = text.replace(f"\x00{index}\x00", value)
+    return text
+
+
 class RedactingFormatter(logging.Formatter):
     """Formats a record as one JSON line (or text), with personal data masked."""
 
@@ -73,7 +100,7 @@ class RedactingFormatter(logging.Formatter):
         self.as_json = as_json
 
     def format(self, record: logging.LogRecord) -> str:
-        message = redact(record.getMessage())
+        message = redact_keeping(record.getMessage(), getattr(record, CONFIGURATION_VALUES, ()))
         error = redact(self.formatException(record.exc_info)) if record.exc_info else None
         if not self.as_json:
             line = f"{self.formatTime(record)} {record.levelname} {record.name} {message}"

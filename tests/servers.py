@@ -226,6 +226,7 @@ class SiteServer:
             # limits are tested on sites of their own, from other loopback addresses.
             RATE_LIMIT_PER_IP="100000",
             BOOKING_RATE_LIMIT_PER_IP="100",
+            LOGIN_RATE_LIMIT_PER_IP="100000",
             OUTBOX_RETRY_BASE_SECONDS="0.5",
             OUTBOX_POLL_SECONDS="0.5",
             # Page views are written as they arrive (the tests read them at once), and the

@@ -8,7 +8,7 @@ from oauth2_provider.oauth2_validators import OAuth2Validator
 class NereoValidator(OAuth2Validator):
     # `roles` is not a standard claim: DOT drops any claim absent from this map, so it is
     # released with the `openid` scope (ID token and UserInfo).
-    oidc_claim_scope = {**OAuth2Validator.oidc_claim_scope, "roles": "openid"}
+    oidc_claim_scope = {**OAuth2Validator.oidc_claim_scope, "roles": "openid"}  # noqa: RUF012 - DOT's own attribute
 
     def get_additional_claims(self):
         return {
