@@ -439,6 +439,9 @@ def test_the_authorization_responses_iss_must_be_the_issuer(database, advertised
         party = _party(provider.issuer)
         value = iss.replace("<issuer>", provider.issuer) if iss else None
         assert (_run(party.response_issuer_problem(value)) is not None) is refused
+        # An error response: a wrong iss is refused, a missing one passes (DOT leaves it out there).
+        wrong = value is not None and value != provider.issuer
+        assert (_run(party.response_issuer_problem(value, error_response=True)) is not None) is wrong
     finally:
         provider.close()
 

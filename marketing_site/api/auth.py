@@ -274,7 +274,7 @@ async def callback(request: Request) -> Response:
         # Unknown or reused state (a refreshed callback page, another browser): restart the login.
         return _error(_login_page(), INVALID_STATE_ERROR)
     failed_target = transaction.return_to if transaction.silent else _login_page(transaction.return_to)
-    mixed_up = await party.response_issuer_problem(query.get("iss"))
+    mixed_up = await party.response_issuer_problem(query.get("iss"), error_response="error" in query)
     if mixed_up:
         logger.warning("login refused: %s", mixed_up, extra={**party.log_values(), **_shown(party, query.get("iss"))})
         response = _error(failed_target, oidc.LoginFailed.code)

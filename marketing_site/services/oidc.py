@@ -690,21 +690,25 @@ class RelyingParty:
 
     # ------------------------------------------------------------------ authorization response
 
-    async def response_issuer_problem(self, iss: str | None) -> str | None:
+    async def response_issuer_problem(self, iss: str | None, *, error_response: bool = False) -> str | None:
         """Why the authorization response's `iss` (RFC 9207) is refused; None when it is fine.
 
         The defence against mix-up attacks: a provider that advertises
-        `authorization_response_iss_parameter_supported` must send its issuer with every
-        response, and a present `iss` must be the issuer whatever the provider advertises.
-        Without discovery nothing can be checked (the code exchange then fails anyway).
+        `authorization_response_iss_parameter_supported` must send its issuer with a code, and a
+        present `iss` must be the issuer whatever the provider advertises. An error response
+        without `iss` passes (django-oauth-toolkit 3.4.1 leaves it out there; an error carries
+        no code to steal). Without discovery nothing can be checked (the code exchange then
+        fails anyway).
         """
         try:
             metadata = await self.metadata()
         except AuthError:
             return None
         if iss is None:
-            if metadata.get("authorization_response_iss_parameter_supported") is True:
-                return "the provider advertises the iss parameter (RFC 9207) and the response has none"
+            if not error_response and metadata.get("authorization_response_iss_parameter_supported") is True:
+                return (
+                    f"the provider at {self.issuer!r} advertises the iss parameter (RFC 9207) and the response has none"
+                )
             return None
         if iss != self.issuer:
             return f"the response's iss {iss!r} is not the issuer {self.issuer!r} (RFC 9207: a mix-up)"
