@@ -223,9 +223,14 @@ def test_a_logout_token_replayed_to_another_worker_is_refused_with_redis(databas
     keys = _Keys([KEY])
     try:
         prefix = f"mstest:jti:{time.time_ns()}:"
-        workers = [
-            _party(keys.issuer, redis_url=os.environ["TEST_REDIS_URL"], redis_key_prefix=prefix) for _ in range(2)
-        ]
+        settings = get_settings().replace(
+            oidc_issuer=keys.issuer,
+            oidc_client_id="c",
+            oidc_client_secret="s",
+            redis_url=os.environ["TEST_REDIS_URL"],
+            redis_key_prefix=prefix,
+        )
+        workers = [oidc.RelyingParty(settings) for _ in range(2)]
         token = keys.logout_token(KEY, jti="shared")
         assert _run(workers[0].logout_token_claims(token))["jti"] == "shared"
         with pytest.raises(oidc.LoginFailed, match="replayed"):

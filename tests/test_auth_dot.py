@@ -177,8 +177,8 @@ def test_short_tokens_are_refreshed_and_rotated_and_the_visitor_stays_logged_in(
     id_hash, sealed = _session_row(site_server)
     tokens = [sessions.unseal(sealed, _secret())]
     for _ in range(2):
-        time.sleep(6.5)
         before = len(dot.provider.requests("/o/token/"))
+        time.sleep(6.5)
         page.reload()
 
         def rotated() -> bool:
