@@ -479,3 +479,24 @@ def test_configuration_values_are_shown_in_full_and_nothing_longer(scheme, host,
     assert plain == logs.redact(message)  # without the flag: as before
     mail = "someone@example.test"
     assert logs.configuration(f"https://{mail}/x") == {logs.CONFIGURATION_VALUES: ()}
+
+
+@pytest.mark.parametrize(
+    ("silent_login", "marker", "cleared"),
+    [("false", "true", True), ("false", "silent", True), ("true", "true", False), ("true", "silent", True)],
+)
+def test_a_stale_marker_is_cleared_the_moment_the_site_knows_the_session_is_gone(
+    database, monkeypatch, silent_login, marker, cleared
+):
+    """/auth/session without a live session: the "logged in" marker goes, unless it still buys
+    the one silent check of OIDC_SILENT_LOGIN (the page's own check clears it by the same rule)."""
+    provider = _Provider()
+    try:
+        client = _api(monkeypatch, provider.issuer, OIDC_SILENT_LOGIN=silent_login)
+        client.cookies.set(sessions.MARKER_COOKIE, marker)
+        client.cookies.set(sessions.SESSION_COOKIE, "a-session-that-ended")
+        response = client.get("/auth/session")
+        assert response.json() == {"isAuthenticated": False, "user": None}
+        assert (f'{sessions.MARKER_COOKIE}=""' in response.headers.get("set-cookie", "")) is cleared
+    finally:
+        provider.close()
