@@ -248,9 +248,12 @@ export function useBrowserLang() {
 
 // Document navigations and cookie clean-up asked for by the server's auth state. The
 // backend cannot run scripts in the page (the CSP forbids eval), so it sets props instead.
+// `clearCookie`: the names of the readable cookies to remove, separated by spaces.
 export function BackendNavigation({ to, replace, clearCookie }) {
   useEffect(() => {
-    if (clearCookie) document.cookie = `${clearCookie}=; Max-Age=0; path=/`;
+    for (const name of (clearCookie || "").split(" ")) {
+      if (name) document.cookie = `${name}=; Max-Age=0; path=/`;
+    }
   }, [clearCookie]);
   useEffect(() => {
     if (!to) return;

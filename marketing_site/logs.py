@@ -139,48 +139,10 @@ def _secret_quoted(match: re.Match) -> str:
     return f"{quote}{key}{quote}{between}{value_quote}{MASKED}{value_quote}"
 
 
-# A configured value (an issuer, a URL of the site's own settings) is no one's personal data:
-# `configured(value)` marks it, and it is written whole. The marks carry a secret of this
-# process, so a visitor's text cannot forge one to unmask itself.
-_MARK = secrets.token_hex(8)
-_CONFIGURED_OPEN, _CONFIGURED_CLOSE = f"\ue000{_MARK}\ue001", f"\ue002{_MARK}\ue003"
-_CONFIGURED = re.compile(re.escape(_CONFIGURED_OPEN) + "(.*?)" + re.escape(_CONFIGURED_CLOSE), re.DOTALL)
-
-
-class ConfiguredValue:
-    """A value of the site's configuration in a log call: written whole (see `configured`)."""
-
-    def __init__(self, value: Any):
-        self.value = value
-
-    def __str__(self) -> str:
-        return f"{_CONFIGURED_OPEN}{self.value}{_CONFIGURED_CLOSE}"
-
-    def __repr__(self) -> str:
-        return f"{_CONFIGURED_OPEN}{self.value!r}{_CONFIGURED_CLOSE}"
-
-    def __format__(self, spec: str) -> str:
-        return f"{_CONFIGURED_OPEN}{format(self.value, spec)}{_CONFIGURED_CLOSE}"
-
-
-def configured(value: Any) -> ConfiguredValue:
-    """Mark a configured value (OIDC_ISSUER, a discovered endpoint) so that the log shows it whole:
-    `log.warning("issuer %r is not OIDC_ISSUER %r", configured(found), configured(issuer))`.
-
-    Only for values the operator configured or a provider publishes, never for a visitor's text.
-    A URL keeps its path and query; a password in its user part is still masked, and line
-    breaks are still escaped."""
-    return ConfiguredValue(value)
-
-
-URL_PASSWORD = re.compile(r"(\b[a-z][\w+.-]*://[^\s/@:\"'<>]*:)[^\s/@\"'<>]*@", re.IGNORECASE)
-
-
-def _configured_text(text: str) -> str:
-    return URL_PASSWORD.sub(r"\1***@", text)
-
-
-def _redact_free_text(text: str) -> str:
+def redact(text: str) -> str:
+    """Cut URLs to scheme and host; mask email addresses, phone numbers, IP addresses (IPv4 and
+    IPv6, but loopback and unspecified), cookies, tokens and other credentials (configuration
+    values a log call names are kept whole: `configuration`)."""
     text = URL.sub(_url, text)  # first: a query's token=… goes with the rest of the URL
     text = SECRET_HEADER.sub(lambda m: f"{m.group(1)}: {MASKED}", text)
     text = SECRET_QUOTED.sub(_secret_quoted, text)
@@ -189,17 +151,36 @@ def _redact_free_text(text: str) -> str:
     return PHONE.sub(_phone, IPV4.sub(_ipv4, IPV6_RUN.sub(_ipv6, text)))
 
 
-def redact(text: str) -> str:
-    """Cut URLs to scheme and host; mask email addresses, phone numbers, IP addresses (IPv4 and
-    IPv6, but loopback and unspecified), cookies, tokens and other credentials. Values marked
-    with `configured` are kept whole."""
-    parts = _CONFIGURED.split(text)  # free text, configured value, free text, …
-    return "".join(_configured_text(part) if index % 2 else _redact_free_text(part) for index, part in enumerate(parts))
-
-
 def escape_line_breaks(text: str) -> str:
     """Every character that could end a line, written as its escape (\\n, \\u2028…)."""
     return _LINE_BREAK.sub(lambda m: LINE_BREAKS[m.group()], text)
+
+
+# Configuration quoted by a log line (an issuer, an endpoint URL: no personal data) is shown in
+# full when the call names it: `logger.error("… %s", issuer, extra=logs.configuration(issuer))`.
+# Each named value is kept where it stands whole; a longer URL that starts with it (a query, a
+# path after it) is still cut, and a value with an "@" (an address, credentials) is not kept.
+CONFIGURATION_VALUES = "configuration_values"
+_VALUE_END = r"(?![^\s'\"<>),;\]])"
+
+
+def configuration(*values: object) -> dict[str, tuple[str, ...]]:
+    """The `extra` of a log call whose message quotes these configuration values."""
+    return {CONFIGURATION_VALUES: tuple(v for v in values if isinstance(v, str) and v and "@" not in v)}
+
+
+def redact_keeping(text: str, kept: tuple[str, ...] = ()) -> str:
+    """`redact`, except for the configuration values `kept` where each stands whole."""
+    slots: list[str] = []
+    for value in sorted(set(kept), key=len, reverse=True):
+        pattern = re.compile(re.escape(value) + _VALUE_END)
+        if pattern.search(text):
+            text = pattern.sub(f"\x00{len(slots)}\x00", text)
+            slots.append(value)
+    text = redact(text)
+    for index, value in enumerate(slots):
+        text = text.replace(f"\x00{index}\x00", value)
+    return text
 
 
 class RedactingFormatter(logging.Formatter):
@@ -210,7 +191,7 @@ class RedactingFormatter(logging.Formatter):
         self.as_json = as_json
 
     def format(self, record: logging.LogRecord) -> str:
-        message = redact(_message_of(record))
+        message = redact_keeping(_message_of(record), getattr(record, CONFIGURATION_VALUES, ()))
         error = redact(self.formatException(record.exc_info)) if record.exc_info else None
         if not self.as_json:
             line = f"{self.formatTime(record)} {record.levelname} {record.name} {escape_line_breaks(message)}"

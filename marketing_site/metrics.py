@@ -117,6 +117,7 @@ LOGIN_OUTCOMES = (
     "login_failed",
     "token_failed",
     "client_rejected",
+    "issuer_mismatch",
 )
 OIDC_LOGINS = Counter(
     f"{PREFIX}_oidc_logins", "Returns from the identity provider (/auth/callback), by outcome.", ["outcome"]

@@ -50,6 +50,8 @@ _EMPTY_MEANS_DEFAULT = frozenset(
         "outbox_max_attempts",
         "outbox_poll_seconds",
         "oidc_use_refresh_tokens",
+        "oidc_silent_login",
+        "login_rate_limit_per_ip",
         "console_role",
         "dev_services",
         "redis_key_prefix",
@@ -157,6 +159,13 @@ class Settings(BaseSettings):
     # "standard" (OpenID Connect, RP-Initiated Logout) or "auth0" (its /v2/logout, returnTo, federated).
     oidc_compat: Literal["standard", "auth0"] = "standard"
     oidc_use_refresh_tokens: bool = True
+    # The `prompt=none` round trip when the site's session is gone but the browser's marker says
+    # it was logged in. Off: the page just says logged out. A provider may answer prompt=none with
+    # a page of its own (django-oauth-toolkit 3.4.1: HTTP 500), where the visitor would be left.
+    oidc_silent_login: bool = False
+    # Logins started (GET /auth/login, /auth/silent: each stores a login transaction) per client
+    # IP per RATE_LIMIT_WINDOW_SECONDS: an office logging in at nine passes, a loop does not.
+    login_rate_limit_per_ip: Count = 60
     oidc_password_reset_url: str = ""
     # The reset relay makes the provider mail whoever is named: requests per client IP and per
     # email per RATE_LIMIT_WINDOW_SECONDS.

@@ -102,7 +102,9 @@ def auth_services():
     provider = start_provider(port + 1, [TRIAL_USER, INVESTOR_USER, ADVISOR_FIRST_USER, CONSOLE_ADMIN_USER], log=log)
     stub = ManagerStub(port + 2).start()
     try:
-        yield {"env": site_environment(port + 1, port + 2, ROLES_CLAIM), "manager": stub, "provider_port": port + 1}
+        # The mock provider answers prompt=none by redirecting back: the silent check is on for it.
+        env = {**site_environment(port + 1, port + 2, ROLES_CLAIM), "OIDC_SILENT_LOGIN": "true"}
+        yield {"env": env, "manager": stub, "provider_port": port + 1}
     finally:
         stub.stop()
         provider.terminate()

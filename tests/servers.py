@@ -13,6 +13,7 @@ to start several workers that would each count the rate limits alone.
 from __future__ import annotations
 
 import email
+import hashlib
 import json
 import os
 import pwd
@@ -265,6 +266,7 @@ class SiteServer:
             BOOKING_RATE_LIMIT_PER_IP="100",
             BOOKING_BUDGET_PER_EMAIL="1000",
             BOOKING_BUDGET_PER_DAY="100000",
+            LOGIN_RATE_LIMIT_PER_IP="100000",
             OUTBOX_RETRY_BASE_SECONDS="0.5",
             OUTBOX_POLL_SECONDS="0.5",
             # Page views are written as they arrive (the tests read them at once), and the
@@ -623,6 +625,127 @@ class CertifiedProvider:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+
+DOT_DIR = ROOT / "tests" / "oidc-dot"
+DOT_PYTHON = DOT_DIR / ".venv" / "bin" / "python"
+# DOT's own names for the client it registers (tests/oidc-dot/setup_data.py).
+DOT_CLIENT_ID, DOT_CLIENT_SECRET = "nereo-site", "dot-secret-9f2c7a1e4b6d8f0a"
+
+
+class DotProvider:
+    """django-oauth-toolkit 3.4.1 (tests/oidc-dot, `make test` builds its virtualenv) on a
+    loopback port, under Django's development server; issuer `http://127.0.0.1:<port>/o`.
+
+    Its SQLite database and RSA key live in `data` (made once: `prepare`); the provider's
+    sessions and grants survive `restart`, which changes its knobs (`DOT_ACCESS_TTL`,
+    `DOT_OFFLINE_ACCESS_SCOPE`, `DOT_ISS_PARAM`, `DOT_APPROVAL`, `DOT_LOGOUT_PROMPT`,
+    `DOT_SILENT_FIX`: tests/oidc-dot/idp/settings.py). Every request it answers is one line of
+    its log, read by `requests()`.
+    """
+
+    def __init__(self, port: int, site_url: str, data: Path):
+        self.port = port
+        self.issuer = f"http://127.0.0.1:{port}/o"
+        self.data = data
+        self.log = ARTIFACTS / f"dot-provider-{port}.log"
+        self.env = {name: os.environ[name] for name in MACHINE_ENVIRONMENT if name in os.environ}
+        self.env.update(
+            PATH="/usr/local/bin:/usr/bin:/bin", DOT_DATA_DIR=str(data), DOT_SITE_URL=site_url, PYTHONUNBUFFERED="1"
+        )
+        self.knobs: dict[str, str] = {}
+        self.proc: subprocess.Popen | None = None
+
+    def _manage(self, *args: str, stdin: str | None = None) -> str:
+        if not DOT_PYTHON.exists():
+            raise RuntimeError(f"{DOT_PYTHON} is missing: `make test` builds it (make tests/oidc-dot/.venv/.installed)")
+        done = subprocess.run(
+            [str(DOT_PYTHON), "manage.py", *args],
+            cwd=DOT_DIR,
+            env={**self.env, **self.knobs},
+            input=stdin,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"manage.py {' '.join(args)} failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
+        return done.stdout
+
+    def prepare(self) -> DotProvider:
+        """Its RSA key, its database migrated, its users and the site's client."""
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
+        self.data.mkdir(parents=True, exist_ok=True)
+        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        (self.data / "oidc.key").write_bytes(
+            key.private_bytes(
+                serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption()
+            )
+        )
+        # Migrating takes 20 s on a busy machine: once per installed virtualenv, then a file copy.
+        pins = hashlib.sha256((DOT_DIR / "requirements.txt").read_bytes()).hexdigest()[:12]
+        template = DOT_PYTHON.parent.parent / f"migrated-{pins}.sqlite3"
+        if not template.exists():
+            self._manage("migrate", "--no-input")
+            shutil.copyfile(self.data / "db.sqlite3", template)
+        else:
+            shutil.copyfile(template, self.data / "db.sqlite3")
+        self._manage("shell", stdin=(DOT_DIR / "setup_data.py").read_text())
+        return self
+
+    def shell(self, code: str) -> str:
+        """Run Python in the provider's Django (its models), with its knobs; what it printed."""
+        return self._manage("shell", "-c", code)
+
+    def start(self, timeout: float = 30, **knobs: str) -> DotProvider:
+        self.knobs = dict(knobs)
+        ARTIFACTS.mkdir(exist_ok=True)
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [str(DOT_PYTHON), "manage.py", "runserver", f"127.0.0.1:{self.port}", "--noreload", "--insecure"],
+                cwd=DOT_DIR,
+                env={**self.env, **self.knobs},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"django-oauth-toolkit exited with {self.proc.returncode}; see {self.log}")
+            try:
+                if httpx2.get(self.issuer + "/.well-known/openid-configuration", timeout=1).status_code == 200:
+                    return self
+            except httpx2.HTTPError:
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("django-oauth-toolkit did not come up")
+
+    def restart(self, **knobs: str) -> DotProvider:
+        """The same provider (database, key, sessions) with these knobs; nothing if unchanged."""
+        if self.proc is not None and knobs == self.knobs:
+            return self
+        self.stop()
+        return self.start(**knobs)
+
+    def requests(self, path: str = "") -> list[str]:
+        """Its request lines ("GET /o/authorize/?… 302"), those whose path starts with `path`."""
+        found = re.findall(r'"(GET|POST) (\S+) HTTP/[\d.]+" (\d{3})', self.log.read_text(errors="replace"))
+        return [f"{method} {target} {status}" for method, target, status in found if target.startswith(path)]
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
         self.proc = None
 

@@ -40,17 +40,21 @@ ACCOUNTS = {
     },
     "alex": {"email": "alex.martin@example.test", "given_name": "Alex", "roles": ["ADVISOR", "SITE_ADMIN"]},
 }
-# Per client: the site's settings, and what the provider does differently for it.
+# Per client: the site's settings, and what the provider does differently for it. A certified
+# provider answers prompt=none by redirecting back: the silent check is on (OIDC_SILENT_LOGIN).
 CLIENTS = {
-    "nereo-certified": ({"OIDC_USE_REFRESH_TOKENS": "true"}, {}),
+    "nereo-certified": ({"OIDC_USE_REFRESH_TOKENS": "true", "OIDC_SILENT_LOGIN": "true"}, {}),
     # Short access tokens and no refresh token: the loop of issue 22 without the fix (it looped
     # with any token of 60 s or less). 10 s for the loop test, 30 s where a test needs time.
-    "nereo-brief": ({"OIDC_USE_REFRESH_TOKENS": "false"}, {"access_ttl": 10}),
-    "nereo-short": ({"OIDC_USE_REFRESH_TOKENS": "false"}, {"access_ttl": 30}),
-    "nereo-no-expiry": ({"OIDC_USE_REFRESH_TOKENS": "false"}, {"no_expires_in": True}),
+    "nereo-brief": ({"OIDC_USE_REFRESH_TOKENS": "false", "OIDC_SILENT_LOGIN": "true"}, {"access_ttl": 10}),
+    "nereo-short": ({"OIDC_USE_REFRESH_TOKENS": "false", "OIDC_SILENT_LOGIN": "true"}, {"access_ttl": 30}),
+    "nereo-no-expiry": ({"OIDC_USE_REFRESH_TOKENS": "false", "OIDC_SILENT_LOGIN": "true"}, {"no_expires_in": True}),
     # Each refresh answered 1.5 s after the provider has spent the old token: time for a
     # page to go away mid-refresh.
-    "nereo-rotating": ({"OIDC_USE_REFRESH_TOKENS": "true"}, {"rotate": True, "refresh_delay_ms": 1500}),
+    "nereo-rotating": (
+        {"OIDC_USE_REFRESH_TOKENS": "true", "OIDC_SILENT_LOGIN": "true"},
+        {"rotate": True, "refresh_delay_ms": 1500},
+    ),
 }
 # An API the provider issues access tokens for (RFC 8707), when the site asks with OIDC_RESOURCE.
 RESOURCE = "https://api.nereo-wealth.test/"

@@ -219,6 +219,11 @@ def test_a_logout_token_is_accepted():
         ({"events": {"http://schemas.openid.net/event/other": {}}}, "events"),
         ({"nonce": NONCE}, "nonce"),  # an ID token does not pass for a logout token
         ({"sub": ...}, "sub"),
+        ({"jti": ...}, "jti"),  # required (Back-Channel Logout 1.0 §2.4): replays are refused by it
+        ({"jti": ""}, "jti"),
+        ({"jti": 42}, "jti"),
+        ({"jti": "j" * 257}, "jti"),
+        ({"iat": NOW - 600 - 61}, "iat_age"),  # its jti could have been forgotten since
     ],
 )
 def test_a_bad_logout_token_is_refused(changes, reason):

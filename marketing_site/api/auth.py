@@ -1,15 +1,18 @@
 """Login routes under /auth/ (Starlette): the Reflex backend is the OpenID relying party.
 
     GET  /auth/login     start a login: ?return_to=<same-site path>&login_hint=<email>&mode=trial
-    GET  /auth/silent    the `prompt=none` session check (marker cookie removed first: no loop)
-    GET  /auth/callback  the provider's redirect: state, code exchange, session cookies
+    GET  /auth/silent    renew the login: `prompt=none` with OIDC_SILENT_LOGIN (marker cookie
+                         removed first: no loop), else an ordinary login
+    GET  /auth/callback  the provider's redirect: state, iss (RFC 9207), code exchange, cookies
     POST /auth/logout    end the session: default (RP-Initiated Logout when the provider offers it),
                          `federated=1` (Auth0 only) or `local_only=1` (not both)
     GET  /auth/session   {"isAuthenticated", "user"} of this browser (no token; no provider call)
     POST /auth/backchannel-logout  the provider's Back-Channel Logout (a signed logout token)
 
 Errors reach the page through a one-shot cookie holding an error code (`state.auth`
-turns it into the spec's message); tokens stay in the database.
+turns it into the spec's message); tokens stay in the database. Starting a login stores a
+transaction for a day: LOGIN_RATE_LIMIT_PER_IP per client address. The two POST routes read
+small forms only (FORM_MAX_BYTES, a few fields, no file).
 """
 
 from __future__ import annotations
@@ -17,13 +20,20 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import math
+from functools import lru_cache
+from typing import Any
 
-from starlette.requests import Request
+from starlette.datastructures import FormData
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from marketing_site import metrics, routes
+from marketing_site.api.mail import client_ip
+from marketing_site.content.words import words
 from marketing_site.services import oidc, sessions
+from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
 from marketing_site.services.return_paths import safe_return_path
 from marketing_site.settings import get_settings
 
@@ -34,6 +44,65 @@ NO_QUERY_ERROR = "no_query"
 INVALID_STATE_ERROR = "invalid_state"
 BOTH_LOGOUT_FLAGS = "It is invalid to set both the `federated` and `localOnly` options to `true`"
 LOGIN_HINT_MAX = 320
+# The logout form carries two flags, the back-channel logout one signed token (about 1 KB).
+FORM_MAX_BYTES = 16 * 1024
+FORM_MAX_FIELDS = 8
+
+
+@lru_cache(maxsize=1)
+def _login_limiter() -> RateLimiter | RedisRateLimiter:
+    settings = get_settings()
+    return make_rate_limiter(settings.login_rate_limit_per_ip, settings.rate_limit_window_seconds)
+
+
+async def _login_wait(request: Request) -> float | None:
+    """None if this browser may start a login now, else the seconds to wait (per address)."""
+    return await asyncio.to_thread(_login_limiter().hit, f"login-ip:{client_ip(request)}")
+
+
+def _too_many_logins(request: Request, wait: float) -> Response:
+    """429 with a short page in the browser's language (its first one: fr* is French)."""
+    accept = request.headers.get("accept-language", "").strip().lower()
+    lang = "fr" if accept.startswith("fr") or not accept else "en"
+    text = words(lang, "messages.auth.rate_limited", fallback="en").format(n=max(1, math.ceil(wait / 60)))
+    back = words(lang, "messages.auth.back_to_site", fallback="en")
+    body = (
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>429</title></head>'
+        f'<body><p role="alert">{html.escape(text)}</p><p><a href="/">{html.escape(back)}</a></p></body></html>'
+    )
+    headers = {"Retry-After": str(math.ceil(wait)), "Cache-Control": "no-store"}
+    return HTMLResponse(body, status_code=429, headers=headers)
+
+
+async def _small_form(request: Request) -> FormData | Response:
+    """The POSTed form (url-encoded or multipart), or the response refusing it: 413 past
+    FORM_MAX_BYTES (read no further), 400 for a malformed one, a file or too many fields."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > FORM_MAX_BYTES:
+        return PlainTextResponse("Request body too large.", status_code=413)
+    body = bytearray()
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > FORM_MAX_BYTES:
+                return PlainTextResponse("Request body too large.", status_code=413)
+    except ClientDisconnect:
+        return PlainTextResponse("The request was interrupted.", status_code=400)
+    sent = False
+
+    async def replay() -> dict[str, Any]:
+        nonlocal sent
+        if sent:
+            return {"type": "http.disconnect"}
+        sent = True
+        return {"type": "http.request", "body": bytes(body), "more_body": False}
+
+    try:
+        return await Request(request.scope, replay).form(
+            max_files=0, max_fields=FORM_MAX_FIELDS, max_part_size=FORM_MAX_BYTES
+        )
+    except Exception:  # noqa: BLE001 - Starlette's parsers raise several kinds for a malformed body
+        return PlainTextResponse("Malformed form.", status_code=400)
 
 
 def _secure() -> bool:
@@ -94,6 +163,10 @@ def _binding(request: Request, response_cookies: dict[str, str]) -> str:
 
 async def login(request: Request) -> Response:
     """Start the redirect login (Authorization Code + PKCE)."""
+    wait = await _login_wait(request)
+    if wait is not None:
+        logger.warning("login start refused: rate limit")
+        return _too_many_logins(request, wait)
     party = oidc.relying_party()
     query = request.query_params
     return_to = safe_return_path(query.get("return_to"))
@@ -109,7 +182,7 @@ async def login(request: Request) -> Response:
     try:
         url = await party.authorization_url(transaction, login_hint=login_hint, fragment=fragment)
     except oidc.AuthError as error:
-        logger.error("login could not start: %s", error)
+        logger.error("login could not start: %s", error, extra=party.log_values())
         return _error(_login_page(return_to), oidc.LoginFailed.code)
     response = _redirect(url, 302)
     for name, value in cookies.items():
@@ -118,13 +191,27 @@ async def login(request: Request) -> Response:
 
 
 async def silent(request: Request) -> Response:
-    """The silent session check by redirect (`prompt=none`).
+    """Renew the login without the visitor's asking: the `prompt=none` session check.
 
-    The marker cookie is removed before leaving, so whatever the provider does, the next
-    page load does not start another check: at most one round trip, never a loop.
+    Only with OIDC_SILENT_LOGIN: a provider may answer prompt=none with a page of its own
+    (django-oauth-toolkit 3.4.1: HTTP 500), where the visitor would be left. The marker cookie
+    is removed before leaving, so whatever the provider does, the next page load does not start
+    another check: at most one round trip, never a loop. Without OIDC_SILENT_LOGIN this is an
+    ordinary login back to the same page (the trial's Valider renews an expired access token
+    here: the visitor asked), and the marker stays (the session may still be live).
     """
-    party = oidc.relying_party()
     return_to = safe_return_path(request.query_params.get("return_to"))
+    if not get_settings().oidc_silent_login:
+        from marketing_site.state.auth import login_url
+
+        return _redirect(login_url(return_to))
+    wait = await _login_wait(request)
+    if wait is not None:
+        logger.warning("silent check refused: rate limit")
+        response = _redirect(return_to)
+        _clear_cookie(response, sessions.MARKER_COOKIE)
+        return response
+    party = oidc.relying_party()
     cookies: dict[str, str] = {}
     transaction = await asyncio.to_thread(
         sessions.new_transaction,
@@ -136,7 +223,7 @@ async def silent(request: Request) -> Response:
     try:
         url = await party.authorization_url(transaction, prompt="none")
     except oidc.AuthError as error:
-        logger.warning("silent check could not start: %s", error)
+        logger.warning("silent check could not start: %s", error, extra=party.log_values())
         response = _redirect(return_to)
     else:
         response = _redirect(url, 302)
@@ -146,9 +233,33 @@ async def silent(request: Request) -> Response:
     return response
 
 
+def _provider_refused(party: oidc.RelyingParty, error: str, description: str) -> None:
+    """Log an error the provider's authorize endpoint sent back: at ERROR, for the operator,
+    when it says the site's request or registration is wrong; at WARNING otherwise."""
+    if not party.authorization_error_is_configuration(error):
+        logger.warning("login failed at the provider: %s %s", error, description)
+        return
+    advice = "check the client's registration at the provider (redirect URI, grant types, PKCE)"
+    if error == "invalid_scope":
+        advice = (
+            f"the site asked for scope {party.scope!r} (less what discovery says the provider does not offer): "
+            "add the missing scope to the client at the provider, or set OIDC_USE_REFRESH_TOKENS=false if it "
+            "is offline_access"
+        )
+    logger.error(
+        "OIDC configuration error: the provider at %s refused the authorization request with %s (%s): %s",
+        party.issuer,
+        error,
+        description,
+        advice,
+        extra=party.log_values(),
+    )
+
+
 async def callback(request: Request) -> Response:
     """The provider's redirect back (SPEC §4, §8)."""
     query = request.query_params
+    party = oidc.relying_party()
     if not query:
         return _error(_login_page(), NO_QUERY_ERROR)
     if query.get("error") and "state" not in query:
@@ -164,6 +275,14 @@ async def callback(request: Request) -> Response:
         # Unknown or reused state (a refreshed callback page, another browser): restart the login.
         metrics.OIDC_LOGINS.labels(outcome="invalid_state").inc()
         return _error(_login_page(), INVALID_STATE_ERROR)
+    failed_target = transaction.return_to if transaction.silent else _login_page(transaction.return_to)
+    mixed_up = await party.response_issuer_problem(query.get("iss"), error_response="error" in query)
+    if mixed_up:
+        logger.warning("login refused: %s", mixed_up, extra={**party.log_values(), **_shown(party, query.get("iss"))})
+        metrics.OIDC_LOGINS.labels(outcome="issuer_mismatch").inc()
+        response = _error(failed_target, oidc.LoginFailed.code)
+        _clear_cookie(response, sessions.MARKER_COOKIE)
+        return response
     provider_error = query.get("error")
     if provider_error:
         if transaction.silent and provider_error in oidc.RECOVERABLE_ERRORS:
@@ -171,10 +290,9 @@ async def callback(request: Request) -> Response:
             response = _leave(transaction.return_to)  # swallowed: the visitor stays anonymous
             _clear_cookie(response, sessions.MARKER_COOKIE)
             return response
-        logger.warning("login failed at the provider: %s %s", provider_error, query.get("error_description", ""))
+        _provider_refused(party, provider_error, query.get("error_description", ""))
         metrics.OIDC_LOGINS.labels(outcome="provider_error").inc()
-        target = transaction.return_to if transaction.silent else _login_page(transaction.return_to)
-        response = _error(target, oidc.LoginFailed.code)
+        response = _error(failed_target, oidc.LoginFailed.code)
         _clear_cookie(response, sessions.MARKER_COOKIE)
         return response
     code = query.get("code")
@@ -182,12 +300,12 @@ async def callback(request: Request) -> Response:
         metrics.OIDC_LOGINS.labels(outcome="provider_error").inc()
         return _error(_login_page(transaction.return_to), oidc.LoginFailed.code)
     try:
-        tokens = await oidc.relying_party().exchange_code(code, transaction)
+        tokens = await party.exchange_code(code, transaction)
     except oidc.ClientRejected:  # logged at ERROR as a configuration problem, not as the visitor's failure
         metrics.OIDC_LOGINS.labels(outcome="client_rejected").inc()
         return _error(_login_page(transaction.return_to), oidc.LoginFailed.code)
     except oidc.AuthError as error:
-        logger.warning("login failed: %s", error)
+        logger.warning("login failed: %s", error, extra=party.log_values())
         metrics.OIDC_LOGINS.labels(outcome=error.code).inc()
         return _error(_login_page(transaction.return_to), error.code)
     await asyncio.to_thread(sessions.delete_session, request.cookies.get(sessions.SESSION_COOKIE))  # no fixation
@@ -204,27 +322,48 @@ async def callback(request: Request) -> Response:
     return response
 
 
+def _shown(party: oidc.RelyingParty, iss: str | None) -> dict[str, tuple[str, ...]]:
+    """The log `extra` showing in full the issuer a response named, beside the configured one."""
+    from marketing_site import logs
+
+    return logs.configuration(party.issuer, iss)
+
+
 def _flag(value: object) -> bool:
     return isinstance(value, str) and value.lower() in ("1", "true", "on", "yes")
 
 
 async def logout(request: Request) -> Response:
-    """End the session: local-only, or also at the provider (`federated` is Auth0's, OIDC_COMPAT=auth0)."""
-    form = await request.form()
+    """End the session: local-only, or also at the provider (`federated` is Auth0's, OIDC_COMPAT=auth0).
+
+    The visitor always comes back to the site: the ID token goes as `id_token_hint` only while
+    the provider still accepts the session's tokens (`oidc.RelyingParty.provider_knows`), since
+    a provider that no longer knows it (a logout on another device, a revoked grant) would show
+    its own error page and keep the visitor there.
+    """
+    form = await _small_form(request)
+    if isinstance(form, Response):
+        return form
     federated = _flag(form.get("federated") or request.query_params.get("federated"))
     local_only = _flag(form.get("local_only") or request.query_params.get("local_only"))
     if federated and local_only:
         return PlainTextResponse(BOTH_LOGOUT_FLAGS, status_code=400)
+    party = oidc.relying_party()
     session_id = request.cookies.get(sessions.SESSION_COOKIE)
     live = await asyncio.to_thread(sessions.live_session, session_id)
-    id_token_hint = live[1].id_token if live else None
     await asyncio.to_thread(sessions.delete_session, session_id)
     location = None
     if not local_only:
         try:
-            location = await oidc.relying_party().logout_url(id_token_hint=id_token_hint, federated=federated)
+            id_token_hint = live[1].id_token if live and await party.provider_knows(live[1]) else None
+            hint = sessions.user_of(live[0]).get("login_hint") if live else None
+            location = await party.logout_url(
+                id_token_hint=id_token_hint,
+                federated=federated,
+                logout_hint=hint if isinstance(hint, str) and hint else None,
+            )
         except oidc.AuthError as error:
-            logger.warning("provider logout unavailable, local logout only: %s", error)
+            logger.warning("provider logout unavailable, local logout only: %s", error, extra=party.log_values())
         else:
             if location is None:
                 logger.info(
@@ -241,17 +380,21 @@ async def backchannel_logout(request: Request) -> Response:
     """OpenID Connect Back-Channel Logout: the provider ends this user's sessions here.
 
     Called by the provider, not by a browser (no cookie, no Origin): the signed logout
-    token is the only credential. 200 once the sessions are gone, 400 for a bad token.
+    token is the only credential, accepted once (its `jti`). 200 once the sessions are gone,
+    400 for a bad or replayed token.
     """
-    form = await request.form()
-    raw = form.get("logout_token")
     headers = {"Cache-Control": "no-store"}
+    form = await _small_form(request)
+    if isinstance(form, Response):
+        return JSONResponse({"error": "invalid_request"}, status_code=form.status_code, headers=headers)
+    raw = form.get("logout_token")
     if not isinstance(raw, str) or not raw:
         return JSONResponse({"error": "invalid_request"}, status_code=400, headers=headers)
+    party = oidc.relying_party()
     try:
-        claims = await oidc.relying_party().logout_token_claims(raw)
+        claims = await party.logout_token_claims(raw)
     except oidc.AuthError as error:
-        logger.warning("back-channel logout refused: %s", error)
+        logger.warning("back-channel logout refused: %s", error, extra=party.log_values())
         return JSONResponse({"error": "invalid_request"}, status_code=400, headers=headers)
     ended = await asyncio.to_thread(sessions.delete_sessions_of, claims["sub"])
     logger.info("back-channel logout from the provider ended %d session(s)", ended)
@@ -272,6 +415,8 @@ async def session_info(request: Request) -> Response:
         body = {"isAuthenticated": True, "user": user}
     response = JSONResponse(body)
     response.headers["Cache-Control"] = "no-store"
+    if live is None and sessions.marker_is_stale(request.cookies.get(sessions.MARKER_COOKIE)):
+        _clear_cookie(response, sessions.MARKER_COOKIE)
     return response
 
 

@@ -21,6 +21,8 @@ every rule lives here and each failure raises `IdTokenError` with a machine-read
     nbf           `nbf` is in the future, beyond the leeway
     auth_time     `max_age` was requested and `auth_time` is missing, not a number or too old
 
+and, for a back-channel logout token, `events`, `iat_age` (issued too long ago) and `jti`.
+
 Time checks allow `LEEWAY_SECONDS` (60 s) either way.
 """
 
@@ -178,6 +180,11 @@ def validate(
 
 
 BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout"
+# A logout token is sent the moment the visitor signs out at the provider: one issued longer ago
+# than this is refused, so that the ids of accepted tokens need only be kept this long (a
+# replayed `jti` is refused: `oidc.RelyingParty.logout_token_claims`).
+LOGOUT_TOKEN_MAX_AGE_SECONDS = 600
+JTI_MAX_LENGTH = 256
 
 
 def validate_logout_token(
@@ -191,9 +198,10 @@ def validate_logout_token(
 ) -> dict[str, Any]:
     """The claims of a valid back-channel logout token (Back-Channel Logout 1.0 §2.6).
 
-    Signature (RS256) and `iss`/`aud` as for an ID token; `iat` a number not in the future;
-    `events` holds the back-channel logout event; `sub` is present (this site ends sessions
-    by subject); no `nonce` (so an ID token cannot pass for a logout token).
+    Signature (RS256) and `iss`/`aud` as for an ID token; `iat` a number neither in the future
+    nor older than LOGOUT_TOKEN_MAX_AGE_SECONDS; a `jti` (§2.4: required; the caller refuses
+    one seen before); `events` holds the back-channel logout event; `sub` is present (this site
+    ends sessions by subject); no `nonce` (so an ID token cannot pass for a logout token).
     """
     current: float = time.time() if now is None else now
     header, claims = split(token)
@@ -207,6 +215,11 @@ def validate_logout_token(
     iat = claims.get("iat")
     if not _is_number(iat) or iat > current + leeway:  # type: ignore[operator]  # a number: _is_number
         raise IdTokenError("iat_type", "issued-at missing, not a number or in the future")
+    if iat < current - LOGOUT_TOKEN_MAX_AGE_SECONDS - leeway:  # type: ignore[operator]  # a number: checked above
+        raise IdTokenError("iat_age", f"issued more than {LOGOUT_TOKEN_MAX_AGE_SECONDS} s ago")
+    jti = claims.get("jti")
+    if not isinstance(jti, str) or not jti or len(jti) > JTI_MAX_LENGTH:
+        raise IdTokenError("jti", "logout token has no usable jti")
     exp = claims.get("exp")
     if exp is not None and (not _is_number(exp) or current > exp + leeway):
         raise IdTokenError("expired", "logout token has expired")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import secrets
 import time
@@ -27,7 +28,7 @@ import httpx2
 from authlib.integrations.base_client.errors import OAuthError
 from authlib.integrations.httpx_client import AsyncOAuth2Client
 
-from marketing_site import metrics
+from marketing_site import logs, metrics
 from marketing_site.services import id_token as id_tokens
 from marketing_site.services import sessions
 from marketing_site.settings import Settings, get_settings
@@ -54,6 +55,20 @@ RETRY_STATUS_FLOOR = 500  # any 5xx
 RETRY_STATUSES = frozenset({429})  # Too Many Requests
 RETRY_ERRORS = frozenset({"server_error", "temporarily_unavailable"})
 CALLBACK_PATH = "/auth/callback"
+# An unknown key id makes the relying party fetch the provider's keys again (a key rotation),
+# at most once in this many seconds: a stream of forged tokens costs the provider nothing.
+JWKS_REFRESH_COOLDOWN_SECONDS = 60.0
+# Back-channel logout tokens already used, by `jti`: kept as long as a token is accepted
+# (its `iat` within `id_token.LOGOUT_TOKEN_MAX_AGE_SECONDS`, with the leeway either side).
+SEEN_JTI_SECONDS = id_tokens.LOGOUT_TOKEN_MAX_AGE_SECONDS + 2 * id_tokens.LEEWAY_SECONDS
+SEEN_JTI_MEMORY_MAX = 10_000
+# At logout, how long UserInfo may take to say whether the provider still knows the session.
+LOGOUT_PROBE_TIMEOUT_SECONDS = 3.0
+# Authorization-endpoint errors that say the site's request or registration is wrong (OAuth 2.0
+# §4.1.2.1), not the visitor's choice: logged at ERROR as an operator's problem.
+CONFIGURATION_ERRORS = frozenset(
+    {"invalid_request", "unauthorized_client", "unsupported_response_type", "invalid_scope", "invalid_client"}
+)
 
 # SPEC §8: errors the silent session check swallows; the visitor just stays anonymous.
 RECOVERABLE_ERRORS = frozenset(
@@ -151,6 +166,11 @@ class RelyingParty:
         self.settings = settings
         self._metadata: dict[str, Any] | None = None
         self._jwks: dict[str, Any] | None = None
+        self._jwks_at = float("-inf")  # when the keys were last asked for (time.monotonic)
+        # Back-channel logout token ids already used (without Redis), with when each may go.
+        self._seen_jtis: dict[str, float] = {}
+        # The issuer discovery named when it was not OIDC_ISSUER (shown in full in the log).
+        self._discovered_issuer: str | None = None
         # Per-process refresh locks, each with the number of requests holding or waiting for
         # it: the entry goes when that number is back to 0, so the dict does not grow.
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -185,19 +205,59 @@ class RelyingParty:
 
     @property
     def scope(self) -> str:
+        """The scopes this configuration asks for (before `scopes` adapts them to the provider)."""
         scope = "openid profile email"
         return scope + " offline_access" if self.settings.oidc_use_refresh_tokens else scope
+
+    def scopes(self, metadata: Mapping[str, Any]) -> list[str]:
+        """The scopes to ask this provider for: `scope`, less those its discovery says it does
+        not offer (`scopes_supported`, when it says). A provider without `offline_access` (many
+        django-oauth-toolkit and Keycloak deployments) would refuse every login as
+        `invalid_scope`; without it the site still logs in, and still refreshes when the
+        provider issues refresh tokens anyway. `openid` is always asked (the self-check says
+        when it is not offered)."""
+        wanted = self.scope.split()
+        offered = metadata.get("scopes_supported")
+        if isinstance(offered, list) and offered:
+            wanted = [scope for scope in wanted if scope == "openid" or scope in offered]
+        return wanted
+
+    def token_auth_method(self, metadata: Mapping[str, Any]) -> str:
+        """How the client authenticates at the token endpoint: `client_secret_basic` (the
+        default of OIDC Discovery when the provider does not say), `client_secret_post` when
+        the provider offers that and not basic, `none` without OIDC_CLIENT_SECRET."""
+        if not self.settings.oidc_client_secret.get_secret_value():
+            return "none"
+        offered = metadata.get("token_endpoint_auth_methods_supported")
+        if isinstance(offered, list) and "client_secret_basic" not in offered and "client_secret_post" in offered:
+            return "client_secret_post"
+        return "client_secret_basic"
 
     @property
     def configured(self) -> bool:
         return bool(self.issuer and self.client_id)
 
-    def _client(self, scope: str | None) -> AsyncOAuth2Client:
+    def log_values(self) -> dict[str, tuple[str, ...]]:
+        """`extra` of a log line that quotes this client's configuration: the issuer and the
+        provider's endpoints are shown in full (logs.configuration)."""
+        metadata = self._metadata or {}
+        endpoints = [value for value in metadata.values() if isinstance(value, str) and "://" in value]
+        discovery = self.issuer.rstrip("/") + "/.well-known/openid-configuration"
+        return logs.configuration(
+            self.issuer,
+            discovery,
+            self._discovered_issuer,
+            self.redirect_uri,
+            self.post_logout_redirect_uri,
+            *endpoints,
+        )
+
+    def _client(self, scope: str | None, auth_method: str = "client_secret_basic") -> AsyncOAuth2Client:
         secret = self.settings.oidc_client_secret.get_secret_value()
         return AsyncOAuth2Client(
             client_id=self.client_id,
             client_secret=secret or None,
-            token_endpoint_auth_method="client_secret_basic" if secret else "none",
+            token_endpoint_auth_method=auth_method if secret else "none",
             code_challenge_method="S256",
             redirect_uri=self.redirect_uri,
             scope=scope,
@@ -222,7 +282,11 @@ class RelyingParty:
             raise LoginFailed(f"discovery failed: {error}") from error
         if not isinstance(metadata, dict) or metadata.get("issuer") != self.issuer:
             found = metadata.get("issuer") if isinstance(metadata, dict) else None
-            raise ConfigurationError(f"discovered issuer {found!r} is not OIDC_ISSUER {self.issuer!r}")
+            self._discovered_issuer = found if isinstance(found, str) else None
+            raise ConfigurationError(
+                f"discovered issuer {found!r} is not OIDC_ISSUER {self.issuer!r}: set OIDC_ISSUER to "
+                "exactly the discovered one (a trailing slash counts)"
+            )
         for field in ("authorization_endpoint", "token_endpoint", "jwks_uri"):
             if not isinstance(metadata.get(field), str):
                 raise ConfigurationError(f"provider metadata lacks {field}")
@@ -230,9 +294,13 @@ class RelyingParty:
         return metadata
 
     async def jwks(self, *, refresh: bool = False) -> dict[str, Any]:
-        if self._jwks is not None and not refresh:
+        """The provider's keys, cached; `refresh` asks again (a token signed with a key not
+        seen yet) unless they were asked for less than JWKS_REFRESH_COOLDOWN_SECONDS ago."""
+        recently = time.monotonic() - self._jwks_at < JWKS_REFRESH_COOLDOWN_SECONDS
+        if self._jwks is not None and (not refresh or recently):
             return self._jwks
         metadata = await self.metadata()
+        self._jwks_at = time.monotonic()  # before the request: concurrent refreshes do not pile up
         try:
             async with httpx2.AsyncClient(timeout=HTTP_TIMEOUT_SECONDS) as http:
                 response = await http.get(metadata["jwks_uri"])
@@ -257,16 +325,18 @@ class RelyingParty:
         With refresh tokens, an interactive login asks for `offline_access` with
         `prompt=consent`: a conformant provider drops `offline_access` otherwise (OIDC Core
         §11) and never issues a refresh token. A silent check (`prompt=none`) cannot show
-        consent, so it does not ask. Auth0 issues refresh tokens without consent.
+        consent, so it does not ask. Auth0 issues refresh tokens without consent. A provider
+        that does not offer `offline_access` is not asked for it (`scopes`), nor for consent.
         """
         metadata = await self.metadata()
-        scope = self.scope
+        scopes = self.scopes(metadata)
         extra: dict[str, Any] = {"nonce": transaction.nonce, "response_mode": "query"}
-        if self.settings.oidc_use_refresh_tokens and not self.auth0:
+        if "offline_access" in scopes and not self.auth0:
             if prompt == "none":
-                scope = scope.replace(" offline_access", "")
+                scopes.remove("offline_access")
             elif not prompt:
                 prompt = "consent"
+        scope = " ".join(scopes)
         if self.settings.oidc_audience:
             extra["audience"] = self.settings.oidc_audience
         if self.settings.oidc_resource:
@@ -277,7 +347,7 @@ class RelyingParty:
             extra["login_hint"] = login_hint
         if transaction.max_age is not None:
             extra["max_age"] = transaction.max_age
-        async with self._client(scope) as client:
+        async with self._client(scope, self.token_auth_method(metadata)) as client:
             url, _ = client.create_authorization_url(
                 metadata["authorization_endpoint"],
                 state=transaction.state,
@@ -295,6 +365,7 @@ class RelyingParty:
             "Check OIDC_CLIENT_ID and OIDC_CLIENT_SECRET against the client registered at %s.",
             detail,
             self.issuer,
+            extra=self.log_values(),
         )
         return ClientRejected(f"client credentials refused ({detail})", error="invalid_client")
 
@@ -318,7 +389,7 @@ class RelyingParty:
             if attempt > 1:
                 await asyncio.sleep(RETRY_BACKOFF_SECONDS * 2 ** (attempt - 2))
             try:
-                async with self._client(None) as client:
+                async with self._client(None, self.token_auth_method(metadata)) as client:
                     client.register_compliance_hook("access_token_response", _status_first)
                     client.register_compliance_hook("refresh_token_response", _status_first)
                     if params.get("grant_type") == "refresh_token":
@@ -621,16 +692,83 @@ class RelyingParty:
             metrics.OIDC_REFRESHES.labels(outcome="refreshed").inc()
             return user, fresh.as_tokens()
 
+    # ------------------------------------------------------------------ authorization response
+
+    async def response_issuer_problem(self, iss: str | None, *, error_response: bool = False) -> str | None:
+        """Why the authorization response's `iss` (RFC 9207) is refused; None when it is fine.
+
+        The defence against mix-up attacks: a provider that advertises
+        `authorization_response_iss_parameter_supported` must send its issuer with a code, and a
+        present `iss` must be the issuer whatever the provider advertises. An error response
+        without `iss` passes (django-oauth-toolkit 3.4.1 leaves it out there; an error carries
+        no code to steal). Without discovery nothing can be checked (the code exchange then
+        fails anyway).
+        """
+        try:
+            metadata = await self.metadata()
+        except AuthError:
+            return None
+        if iss is None:
+            if not error_response and metadata.get("authorization_response_iss_parameter_supported") is True:
+                return (
+                    f"the provider at {self.issuer!r} advertises the iss parameter (RFC 9207) and the response has none"
+                )
+            return None
+        if iss != self.issuer:
+            return f"the response's iss {iss!r} is not the issuer {self.issuer!r} (RFC 9207: a mix-up)"
+        return None
+
+    def authorization_error_is_configuration(self, error: str) -> bool:
+        """Whether an authorization-endpoint error says the site's request or registration is
+        wrong (logged at ERROR for the operator) rather than the visitor's doing."""
+        return error in CONFIGURATION_ERRORS
+
     # ------------------------------------------------------------------ logout
 
-    async def logout_url(self, *, id_token_hint: str | None, federated: bool = False) -> str | None:
+    async def provider_knows(self, tokens: sessions.Tokens) -> bool:
+        """Whether the provider still knows this session's grant, as far as the site can tell,
+        so that its ID token may go as `id_token_hint`.
+
+        A provider that no longer knows the ID token answers the hint with an error page of
+        its own and never sends the visitor back (django-oauth-toolkit deletes every token of a
+        user at any logout: a second device's logout). So the hint goes only when the session's
+        access token is unexpired and UserInfo still accepts it (or the provider has no
+        UserInfo, or with OIDC_RESOURCE, whose access token is the API's and UserInfo may refuse
+        it). Otherwise the logout sends `client_id` without the hint: the provider may ask the
+        visitor to confirm, and comes back.
+        """
+        if tokens_expired(tokens):
+            return False
+        try:
+            endpoint = (await self.metadata()).get("userinfo_endpoint")
+        except AuthError:
+            return False
+        if not isinstance(endpoint, str) or self.settings.oidc_resource:
+            return True
+        try:
+            async with httpx2.AsyncClient(timeout=LOGOUT_PROBE_TIMEOUT_SECONDS) as http:
+                response = await http.get(
+                    endpoint, headers={"Authorization": f"Bearer {tokens.access_token}", "Accept": "application/json"}
+                )
+        except httpx2.HTTPError as error:
+            logger.info("logout without id_token_hint: UserInfo did not answer (%r)", error)
+            return False
+        if not response.is_success:
+            logger.info("logout without id_token_hint: the provider no longer accepts the session's tokens")
+        return response.is_success
+
+    async def logout_url(
+        self, *, id_token_hint: str | None, federated: bool = False, logout_hint: str | None = None
+    ) -> str | None:
         """Where to send the browser to end the provider's session; None: local logout only.
 
         Standard (RP-Initiated Logout 1.0): the advertised `end_session_endpoint` with
-        `id_token_hint`, `client_id`, `post_logout_redirect_uri` (the home page with its
-        trailing slash, exactly as registered) and `state`. A provider that advertises no
-        endpoint gets no guessed one. OIDC_COMPAT=auth0: Auth0's `/v2/logout` with
-        `client_id`, `returnTo` and the optional `federated` flag.
+        `client_id`, `post_logout_redirect_uri` (the home page with its trailing slash, exactly
+        as registered), `id_token_hint` when given (see `provider_knows`) and `logout_hint`
+        when the identity carries one (Entra ID's `login_hint` claim). No `state`: the site
+        has nothing to restore, and the provider would append it to the home page's address.
+        A provider that advertises no endpoint gets no guessed one. OIDC_COMPAT=auth0: Auth0's
+        `/v2/logout` with `client_id`, `returnTo` and the optional `federated` flag.
         """
         metadata = await self.metadata()
         endpoint = metadata.get("end_session_endpoint")
@@ -643,36 +781,135 @@ class RelyingParty:
             params = {"client_id": self.client_id, "post_logout_redirect_uri": self.post_logout_redirect_uri}
             if id_token_hint:
                 params["id_token_hint"] = id_token_hint
-            params["state"] = secrets.token_urlsafe(16)
+            if logout_hint:
+                params["logout_hint"] = logout_hint
             query = urlencode(params)
         else:
             return None
         return f"{endpoint}{'&' if '?' in endpoint else '?'}{query}"
 
     async def logout_token_claims(self, raw: str) -> dict[str, Any]:
-        """A validated back-channel logout token's claims (`LoginFailed` when invalid)."""
+        """A validated back-channel logout token's claims (`LoginFailed` when invalid or
+        replayed: each `jti` is accepted once, across workers with Redis)."""
         try:
-            return id_tokens.validate_logout_token(
+            claims = id_tokens.validate_logout_token(
                 raw, jwks=await self.jwks(), issuer=self.issuer, client_id=self.client_id
             )
         except id_tokens.IdTokenError as error:
             if error.reason != "key":
                 raise LoginFailed(str(error)) from error
-        try:  # the provider may have rotated its keys
-            return id_tokens.validate_logout_token(
-                raw, jwks=await self.jwks(refresh=True), issuer=self.issuer, client_id=self.client_id
-            )
-        except id_tokens.IdTokenError as error:
-            raise LoginFailed(str(error)) from error
+            try:  # the provider may have rotated its keys (asked again at most once a minute)
+                claims = id_tokens.validate_logout_token(
+                    raw, jwks=await self.jwks(refresh=True), issuer=self.issuer, client_id=self.client_id
+                )
+            except id_tokens.IdTokenError as error:
+                raise LoginFailed(str(error)) from error
+        if not await self._first_use_of(claims["jti"]):
+            raise LoginFailed("logout token replayed: its jti was used before")
+        return claims
+
+    async def _first_use_of(self, jti: str) -> bool:
+        """Record a logout token id; False when it was recorded already (a replay).
+
+        In Redis when configured (every worker and machine sees it), else in this process
+        (one worker). Kept SEEN_JTI_SECONDS, as long as such a token is accepted at all. If
+        Redis cannot be reached the id is recorded here: a logout still ends the sessions.
+        """
+        digest = hashlib.sha256(f"{self.issuer} {jti}".encode()).hexdigest()
+        if self.settings.redis_url:
+            import redis.exceptions
+
+            name = f"{self.settings.redis_key_prefix}oidc-logout-jti:{digest}"
+            try:
+                return bool(await self._redis_client().set(name, b"1", nx=True, ex=int(SEEN_JTI_SECONDS)))
+            except (redis.exceptions.RedisError, OSError) as error:
+                logger.warning("logout token replay check: Redis unavailable (%r), checked in this process", error)
+        now = time.monotonic()
+        if len(self._seen_jtis) >= SEEN_JTI_MEMORY_MAX:
+            self._seen_jtis = {key: until for key, until in self._seen_jtis.items() if until > now}
+        until = self._seen_jtis.get(digest)
+        if until is not None and until > now:
+            return False
+        if len(self._seen_jtis) >= SEEN_JTI_MEMORY_MAX:
+            return False  # that many live ids in 11 minutes: a flood, refused rather than forgotten
+        self._seen_jtis[digest] = now + SEEN_JTI_SECONDS
+        return True
 
     # ------------------------------------------------------------------ self-check
+
+    def discovery_findings(self, metadata: Mapping[str, Any]) -> list[tuple[int, str]]:
+        """What discovery says against this configuration: (log level, message naming the
+        setting to change, here or at the provider). ERROR: a login cannot work; WARNING: the
+        site adapts or does without. Fields a provider leaves out are not held against it."""
+        findings: list[tuple[int, str]] = []
+        advertised = metadata.get("scopes_supported")
+        offered: list[Any] = advertised if isinstance(advertised, list) else []
+        for scope in self.scope.split() if offered else []:
+            if scope in offered:
+                continue
+            if scope == "openid":
+                text = "the provider does not offer the openid scope: is OIDC_ISSUER an OpenID provider?"
+                findings.append((logging.ERROR, text))
+            elif scope == "offline_access":
+                text = (
+                    "the provider does not offer the offline_access scope (scopes_supported): the site logs in "
+                    "without it, and refreshes only if the provider issues refresh tokens anyway. Add the scope "
+                    "at the provider, or set OIDC_USE_REFRESH_TOKENS=false."
+                )
+                findings.append((logging.WARNING, text))
+            else:
+                text = (
+                    f"the provider does not offer the {scope} scope (scopes_supported): the site logs in without "
+                    "it and lacks its claims. Add the scope to the client at the provider."
+                )
+                findings.append((logging.WARNING, text))
+        methods = metadata.get("code_challenge_methods_supported")
+        if isinstance(methods, list) and "S256" not in methods:
+            text = (
+                f"the provider offers PKCE methods {methods!r} without S256, which the site always uses: enable "
+                "PKCE with S256 for the client at the provider."
+            )
+            findings.append((logging.ERROR, text))
+        method = self.token_auth_method(metadata)
+        auth_methods = metadata.get("token_endpoint_auth_methods_supported")
+        if isinstance(auth_methods, list) and method not in auth_methods:
+            fix = (
+                "set OIDC_CLIENT_SECRET (a confidential client)"
+                if method == "none"
+                else "register the client at the provider with client_secret_basic or client_secret_post"
+            )
+            text = f"the token endpoint accepts {auth_methods!r}, not {method!r}, which this site would use: {fix}."
+            findings.append((logging.ERROR, text))
+        algorithms = metadata.get("id_token_signing_alg_values_supported")
+        if isinstance(algorithms, list) and id_tokens.ALGORITHM not in algorithms:
+            text = (
+                f"the provider signs ID tokens with {algorithms!r}, not {id_tokens.ALGORITHM}, the only algorithm "
+                f"the site accepts: choose {id_tokens.ALGORITHM} for the client at the provider."
+            )
+            findings.append((logging.ERROR, text))
+        if not self.auth0 and not isinstance(metadata.get("end_session_endpoint"), str):
+            text = (
+                "the provider advertises no end_session_endpoint: logout ends the site's session only (the visitor "
+                "stays logged in at the provider). Enable RP-Initiated Logout at the provider (with Auth0, set "
+                "OIDC_COMPAT=auth0)."
+            )
+            findings.append((logging.WARNING, text))
+        prompts = metadata.get("prompt_values_supported")
+        if self.settings.oidc_silent_login and isinstance(prompts, list) and "none" not in prompts:
+            text = "the provider does not list prompt=none (prompt_values_supported): set OIDC_SILENT_LOGIN=false."
+            findings.append((logging.WARNING, text))
+        if not isinstance(metadata.get("userinfo_endpoint"), str):
+            text = "the provider advertises no userinfo_endpoint: identity from the ID token only"
+            findings.append((logging.WARNING, text))
+        return findings
 
     async def self_check(self) -> list[str]:
         """What is wrong with this client's configuration, found by asking the provider.
 
-        Discovery and keys, then the client credentials: a refresh grant with a token that
-        cannot exist is refused as `invalid_grant` when the client authenticated, and as
-        `invalid_client` when OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is wrong.
+        Discovery (`discovery_findings`; its warnings are logged here) and keys, then the client
+        credentials: a refresh grant with a token that cannot exist is refused as
+        `invalid_grant` when the client authenticated, and as `invalid_client` when
+        OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is wrong.
         """
         problems: list[str] = []
         try:
@@ -680,6 +917,11 @@ class RelyingParty:
             await self.jwks()
         except AuthError as error:
             return [f"the identity provider at {self.issuer!r} is not usable: {error}"]
+        for level, finding in self.discovery_findings(metadata):
+            if level >= logging.ERROR:
+                problems.append(finding)
+            else:
+                logger.warning("OIDC self-check: %s", finding, extra=self.log_values())
         try:
             await self._token_request(
                 grant_type="refresh_token", refresh_token="self-check-" + secrets.token_urlsafe(8)
@@ -690,13 +932,6 @@ class RelyingParty:
             pass  # invalid_grant: the client authenticated
         except TokenFailed as error:
             problems.append(f"the token endpoint did not answer: {error}")
-        if not isinstance(metadata.get("userinfo_endpoint"), str):
-            logger.warning("the provider advertises no userinfo_endpoint: identity from the ID token only")
-        if not self.auth0 and not isinstance(metadata.get("end_session_endpoint"), str):
-            logger.warning(
-                "the provider advertises no end_session_endpoint: logout ends the site's session only "
-                "(the visitor stays logged in at the provider)"
-            )
         return problems
 
 
@@ -738,10 +973,11 @@ async def self_check() -> None:
     except Exception as error:  # noqa: BLE001 - a check must never take the site down
         logger.warning("OIDC self-check could not run: %r", error)
         return
+    shown = party.log_values()
     for problem in problems:
-        logger.error("OIDC self-check: %s", problem)
+        logger.error("OIDC self-check: %s", problem, extra=shown)
     if not problems:
-        logger.info("OIDC self-check: provider %s accepts client %s", party.issuer, party.client_id)
+        logger.info("OIDC self-check: provider %s accepts client %s", party.issuer, party.client_id, extra=shown)
 
 
 def _status_first(response: httpx2.Response) -> httpx2.Response:

@@ -45,6 +45,20 @@ MARKER_INTERACTIVE, MARKER_SILENT = "true", "silent"
 ERROR_COOKIE = site_storage.LOGIN_ERROR.name  # one-shot: the code of a login error to show
 BINDING_COOKIE = site_storage.LOGIN_BINDING.name  # HttpOnly: ties login transactions to this browser
 DEV_SECRET_FILE = PROJECT_ROOT / "var" / "session_secret"
+# Expired login transactions and sessions are deleted at start-up and, while the site runs, by
+# the first new login transaction after this many seconds (in each worker): a running site
+# keeps about one day of transactions, not all of them since it started.
+PURGE_INTERVAL_SECONDS = 600.0
+_last_purge = {"at": float("-inf")}
+
+
+def marker_is_stale(marker: str | None) -> bool:
+    """Whether a marker found without a live session must go now. It buys one silent check
+    after an interactive login only with OIDC_SILENT_LOGIN; otherwise (or after a silent
+    login) the session it vouched for is gone and the page must say logged out."""
+    if not marker:
+        return False
+    return marker != MARKER_INTERACTIVE or not get_settings().oidc_silent_login
 
 
 # ------------------------------------------------------------------------- secrets
@@ -116,7 +130,11 @@ def new_binding() -> str:
 def new_transaction(
     *, redirect_uri: str, return_to: str, binding: str, silent: bool = False, max_age: int | None = None
 ) -> LoginTransaction:
-    """Store a login transaction: fresh state, nonce and 43-character PKCE verifier."""
+    """Store a login transaction: fresh state, nonce and 43-character PKCE verifier (and purge
+    the expired ones every PURGE_INTERVAL_SECONDS)."""
+    now = time.time()
+    if time.monotonic() - _last_purge["at"] >= PURGE_INTERVAL_SECONDS:
+        purge_expired(now)
     transaction = LoginTransaction(
         binding_hash=id_hash("binding:" + binding),
         state=secrets.token_urlsafe(32),
@@ -126,7 +144,7 @@ def new_transaction(
         return_to=return_to,
         silent=silent,
         max_age=max_age,
-        created_at=time.time(),
+        created_at=now,
     )
     with Session(engine()) as db:
         db.add(transaction)
@@ -161,6 +179,8 @@ def take_transaction(state: str, binding: str | None, now: float | None = None) 
 
 
 def purge_expired(now: float | None = None) -> None:
+    """Delete login transactions older than their day and sessions past their end."""
+    _last_purge["at"] = time.monotonic()
     now = time.time() if now is None else now
     with Session(engine()) as db:
         db.exec(delete(LoginTransaction).where(col(LoginTransaction.created_at) < now - TRANSACTION_LIFETIME_SECONDS))

@@ -10,8 +10,10 @@ websocket's handshake (`self.router.headers.cookie`, server-side only).
 - a live session: authenticated (its access token refreshed if expired, one refresh at a
   time, 3 attempts on network failure, then 'Get access token failed' and still
   authenticated, as /auth/session says: the session lives on);
-- the marker but no usable session: the `prompt=none` round trip (`/auth/silent`). Only an
-  interactive login sets the marker, so this happens at most once per login: never a loop.
+- the marker but no usable session (it ended, or the provider refused its refresh token):
+  anonymous at once and the marker cleared, on the page asked for. With OIDC_SILENT_LOGIN, an
+  interactive login's marker buys instead the `prompt=none` round trip (`/auth/silent`), at
+  most once per login: never a loop.
 """
 
 from __future__ import annotations
@@ -145,6 +147,7 @@ class AuthState(rx.State):
         events: list = []
         self.checkedConnection = self.router.session.session_id
         self.error, self.errorCode = "", ""
+        self.clearCookie = ""
         if sessions.ERROR_COOKIE in cookies:
             code = cookies[sessions.ERROR_COOKIE]
             if code in ERROR_CODES:
@@ -177,11 +180,12 @@ class AuthState(rx.State):
             self.isLoading = False
             return events
         self._set_anonymous()
-        if marker and marker != sessions.MARKER_INTERACTIVE and not self.clearCookie:
-            # A silent login's marker with its session gone: no further check; the marker goes.
-            self.clearCookie = sessions.MARKER_COOKIE
-        if marker == sessions.MARKER_INTERACTIVE:
-            # The `prompt=none` round trip; /auth/silent removes the marker first.
+        if sessions.marker_is_stale(marker):
+            # The session it vouched for is gone and no silent check may follow: the marker
+            # goes now, so the next page is read as an anonymous visitor's (no state connection).
+            self.clearCookie = " ".join(filter(None, (self.clearCookie, sessions.MARKER_COOKIE)))
+        elif marker == sessions.MARKER_INTERACTIVE:
+            # OIDC_SILENT_LOGIN: the `prompt=none` round trip; /auth/silent removes the marker first.
             self.isLoading = True
             silent = "/auth/silent?" + urlencode({"return_to": self._current_path()})
             return [*events, AuthState.go_to_backend(silent, True)]
