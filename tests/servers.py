@@ -80,6 +80,15 @@ def create_test_database(name: str) -> str:
     return urlunsplit(parts._replace(path="/" + name))
 
 
+def drop_test_database(name: str) -> None:
+    from sqlalchemy import text
+
+    engine = _pg_admin()
+    with engine.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    engine.dispose()
+
+
 def drop_test_databases() -> None:
     from sqlalchemy import text
 
@@ -141,11 +150,13 @@ def free_port() -> int:
 
 
 class SmtpSink:
-    """An SMTP server on loopback that records what it accepts."""
+    """An SMTP server on loopback that records what it accepts: each message (parsed without
+    decoding its headers) and its envelope (`envelopes`: sender, recipients, the bytes)."""
 
     def __init__(self, port: int | None = None):
         self.port = port or free_port()
         self.messages: list[Message] = []
+        self.envelopes: list[tuple[str, tuple[str, ...], bytes]] = []
         self.reply: str | None = None  # e.g. "451 4.3.0 Try later" or "550 5.1.1 Refused"
         self._lock = threading.Lock()
         self._controller: Controller | None = None
@@ -155,6 +166,7 @@ class SmtpSink:
             return self.reply
         with self._lock:
             self.messages.append(email.message_from_bytes(envelope.content))
+            self.envelopes.append((envelope.mail_from, tuple(envelope.rcpt_tos), bytes(envelope.content)))
         return "250 OK"
 
     def start(self) -> SmtpSink:

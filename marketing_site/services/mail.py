@@ -226,9 +226,8 @@ def fail_unreported(now: datetime) -> int:
 
 
 def claim_due(now: datetime, limit: int = BATCH) -> list[Claim]:
-    """Claim up to `limit` due messages; a message is claimed by exactly one worker."""
-    claimed = []
-    lease_end = now + timedelta(seconds=lease_seconds())
+    """Claim up to `limit` due messages, the longest due first; a message is claimed by exactly
+    one worker."""
     if fail_unreported(now):
         log.error("outbox: messages failed after their last attempt was never reported")
     with new_session() as session:
@@ -238,27 +237,33 @@ def claim_due(now: datetime, limit: int = BATCH) -> list[Claim]:
             .order_by(col(OutboxMessage.next_attempt_at), col(OutboxMessage.id))
             .limit(limit)
         ).all()
-    for message_id in candidates:
-        token = secrets.token_urlsafe(16)
-        # A conditional update is the claim: of several workers, exactly one changes the row.
-        with new_session() as session, session.begin():
-            result = session.execute(
-                update(OutboxMessage)
-                .where(col(OutboxMessage.id) == message_id)
-                .where(_claimable(now))
-                .values(
-                    status="sending",
-                    claim_token=token,
-                    locked_until=lease_end,
-                    next_attempt_at=lease_end,
-                    attempts=OutboxMessage.attempts + 1,
-                )
+    claimed = (claim(message_id, now) for message_id in candidates if message_id is not None)
+    return [c for c in claimed if c is not None]
+
+
+def claim(message_id: int, now: datetime) -> Claim | None:
+    """Take one message if it is still claimable: the conditional UPDATE repeats the due test
+    (another worker may have claimed it, or recorded a backoff, since it was selected), stores
+    a fresh fencing token, counts the attempt and moves its next attempt past the lease."""
+    token = secrets.token_urlsafe(16)
+    lease_end = now + timedelta(seconds=lease_seconds())
+    with new_session() as session, session.begin():
+        result = session.execute(
+            update(OutboxMessage)
+            .where(col(OutboxMessage.id) == message_id)
+            .where(_claimable(now))
+            .values(
+                status="sending",
+                claim_token=token,
+                locked_until=lease_end,
+                next_attempt_at=lease_end,
+                attempts=OutboxMessage.attempts + 1,
             )
-            if rows_changed(result) == 1:
-                message = session.get(OutboxMessage, message_id, populate_existing=True)
-                if message is not None:  # claimed in this transaction: it exists
-                    claimed.append(Claim(message, token))
-    return claimed
+        )
+        if rows_changed(result) != 1:
+            return None
+        message = session.get(OutboxMessage, message_id, populate_existing=True)
+    return Claim(message, token) if message is not None else None
 
 
 def retry(ids: Sequence[int], all_failed: bool, now: datetime | None = None) -> int:
@@ -336,7 +341,7 @@ async def send_one(claim: Claim) -> str:
             raise TemporaryFailure(f"the attempt took longer than {attempt_seconds():.0f} s") from error
         except (PermanentFailure, TemporaryFailure):
             raise
-        except Exception as error:  # noqa: BLE001 - unforeseen: tried again, then failed with the reason
+        except Exception as error:
             log.exception("outbox message %s: unexpected error while sending", message.id)
             raise TemporaryFailure(f"{type(error).__name__}: {error}") from error
     except PermanentFailure as error:

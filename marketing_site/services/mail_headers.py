@@ -163,7 +163,7 @@ def verify_folded(name: str, folded: str | bytes, linesep: str = "\r\n") -> None
     if lines[0][: len(name) + 1].lower() != name.lower() + ":":
         raise HeaderRefused(f"{name}: a header that does not start with its own name")
     for number, line in enumerate(lines):
-        if any(ord(c) < 32 and c != "\t" or ord(c) == 127 for c in line):
+        if any((ord(c) < 32 and c != "\t") or ord(c) == 127 for c in line):
             raise HeaderRefused(f"{name}: a CR, LF or control character inside a header")
         if len(line) > MAX_LINE:
             raise HeaderRefused(f"{name}: a line longer than {MAX_LINE} characters")
@@ -171,7 +171,7 @@ def verify_folded(name: str, folded: str | bytes, linesep: str = "\r\n") -> None
             raise HeaderRefused(f"{name}: a folded line that would start a header or end them")
     # And as a parser reads it: exactly this one header, nothing after it.
     parsed = HeaderParser(policy=compat32).parsestr(folded.replace(linesep, "\n") + "\n")
-    if [key.lower() for key in parsed.keys()] != [name.lower()] or parsed.defects or parsed.get_payload():
+    if [key.lower() for key in parsed] != [name.lower()] or parsed.defects or parsed.get_payload():
         raise HeaderRefused(f"{name}: the folded header reads back as other headers")
 
 
@@ -298,7 +298,7 @@ def _probe(subject: str, address: str) -> str | None:
     found = written_headers(data)
     names = sorted(key.lower() for key, _ in found)
     expected = sorted(["from", "to", "reply-to", "message-id", "subject"] + [k.lower() for k in _MIME_HEADERS])
-    if names != expected or dict((k.lower(), v) for k, v in found).get("to") != address:
+    if names != expected or {k.lower(): v for k, v in found}.get("to") != address:
         return f"a probe with {subject!r} and {address!r} was written as other headers: {names}"
     return None
 
