@@ -29,6 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / ".venv" / "bin"
@@ -149,6 +150,21 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+class _PathReadingSMTP(SMTP):
+    """aiosmtpd reading MAIL FROM and RCPT TO paths as RFC 5321 writes them, as Postfix and Exim
+    do. Its own reader is the email package's header parser, which decodes RFC 2047 encoded words
+    in a path: `RCPT TO:<=?utf-8?q?ceo?=@bank.example>` would be taken for ceo@bank.example."""
+
+    def _getaddr(self, arg: str) -> tuple[str | None, str | None]:
+        match = re.fullmatch(r"\s*<([^<>\s]*)>\s*(.*)", arg) or re.fullmatch(r"\s*([^<>\s]+)\s*(.*)", arg)
+        return (match[1], match[2]) if match else (None, None)
+
+
+class _SinkController(Controller):
+    def factory(self) -> SMTP:
+        return _PathReadingSMTP(self.handler, **self.SMTP_kwargs)
+
+
 class SmtpSink:
     """An SMTP server on loopback that records what it accepts: each message (parsed without
     decoding its headers) and its envelope (`envelopes`: sender, recipients, the bytes)."""
@@ -170,7 +186,7 @@ class SmtpSink:
         return "250 OK"
 
     def start(self) -> SmtpSink:
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self._controller = _SinkController(self, hostname="127.0.0.1", port=self.port)
         self._controller.start()
         return self
 

@@ -1,17 +1,22 @@
-"""Each transition of the mail outbox on a real database (SQLite, and PostgreSQL when
-TEST_DATABASE_URL is set) and a real SMTP server on loopback: the claim, sent, a temporary and a
+"""Each transition of the mail outbox on a real database (SQLite, or PostgreSQL when
+TEST_DATABASE_URL is set: the engines lane) and a real SMTP server on loopback: the claim, sent, a temporary and a
 permanent failure, a message that cannot be composed, a stale worker, a last attempt never
 reported, retry; and what operators see of messages stuck or failing (health, console, ops)."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import email
 import logging
 import os
 import time
+import unicodedata
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
+import idna
 import pytest
 from servers import (
     PG_PREFIX,
@@ -22,7 +27,8 @@ from servers import (
     migrated_sqlite_copy,
 )
 
-ENGINES = ["sqlite", "postgresql"]
+# As every test site: PostgreSQL when TEST_DATABASE_URL is set (the engines lane), else SQLite.
+ENGINE = "postgresql" if os.environ.get("TEST_DATABASE_URL") else "sqlite"
 
 
 def _run(coroutine):
@@ -38,19 +44,17 @@ def sink():
     server.stop()
 
 
-@pytest.fixture(params=ENGINES)
-def outbox(request, tmp_path, monkeypatch, sink):
+@pytest.fixture
+def outbox(tmp_path, monkeypatch, sink):
     """services.mail bound to a fresh migrated database and the SMTP sink (replies reset)."""
-    from marketing_site import db, settings
+    from marketing_site import db
     from marketing_site.services import mail
 
-    name = ""
-    if request.param == "postgresql":
-        if not os.environ.get("TEST_DATABASE_URL"):
-            pytest.skip("TEST_DATABASE_URL not set")
-        name = f"{PG_PREFIX}outbox_{time.time_ns()}"
-        url = create_test_database(name)
-        migrated_postgresql_copy(name)
+    database = ""
+    if ENGINE == "postgresql":
+        database = f"{PG_PREFIX}outbox_{time.time_ns()}"
+        url = create_test_database(database)
+        migrated_postgresql_copy(database)
     else:
         url = f"sqlite:///{tmp_path / 'outbox.db'}"
         migrated_sqlite_copy(tmp_path / "outbox.db")
@@ -61,18 +65,38 @@ def outbox(request, tmp_path, monkeypatch, sink):
     monkeypatch.setenv("SMTP_TIMEOUT_SECONDS", "3")
     monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "30")
     monkeypatch.setenv("OUTBOX_MAX_ATTEMPTS", "3")
-    settings.get_settings.cache_clear()
-    db.engine_for.cache_clear()
+    # The pipeline's property test stores a lead and a booking per example, from one address.
+    for name, value in {
+        "RATE_LIMIT_PER_IP": "1000000",
+        "RATE_LIMIT_PER_EMAIL": "1000000",
+        "BOOKING_RATE_LIMIT_PER_IP": "1000000",
+        "BOOKING_TIMEZONE": "Europe/Paris",
+        "BOOKING_WORKING_DAYS": "1,2,3,4,5,6,7",
+        "BOOKING_WORKING_HOURS": "00:00-24:00",
+        "BOOKING_MIN_NOTICE_MINUTES": "60",
+        "BOOKING_HOLIDAYS": "",
+        "BOOKING_BUSY_ICS_URL": "",
+    }.items():
+        monkeypatch.setenv(name, value)
+    _clear_caches()
     sink.reply = None
     with sink._lock:
         sink.messages.clear()
         sink.envelopes.clear()
     yield mail
     db.get_engine().dispose()
-    settings.get_settings.cache_clear()
-    db.engine_for.cache_clear()
-    if name:
-        drop_test_database(name)
+    _clear_caches()
+    if database:
+        drop_test_database(database)
+
+
+def _clear_caches() -> None:
+    from marketing_site import db, settings
+    from marketing_site.services import booking, leads
+
+    for cached in (settings.get_settings, db.engine_for, leads._limiters, booking._limiter):
+        cached.cache_clear()
+    booking._busy_feed.clear()
 
 
 def _queue(**overrides) -> int:
@@ -190,7 +214,7 @@ def test_sent_is_recorded_with_the_stored_message_id(outbox, sink):
     row = _row(message_id)
     assert (row.status, row.claim_token, row.locked_until, row.last_error) == ("sent", None, None, None)
     assert row.sent_at is not None
-    [(sender, recipients, data)] = sink.envelopes
+    [(sender, recipients, _data)] = sink.envelopes
     assert (sender, recipients) == ("noreply@nereo-wealth.fr", ("leads@nereo-wealth.fr",))
     assert sink.messages[0]["Message-ID"] == stored
     assert outbox.claim_due(utcnow() + timedelta(hours=2)) == []  # a sent message is never claimed
@@ -209,10 +233,11 @@ def test_a_temporary_failure_backs_off_then_fails_at_the_last_attempt(outbox, si
     assert "451" in row.last_error and row.last_failure_at is not None and row.failed_at is None
     assert _aware(row.next_attempt_at) > utcnow() + timedelta(seconds=10)  # 30 s ± 50 %
     # The retry keeps the Message-ID; at the last attempt the failure is final.
-    for attempt in (2, 3):
+    statuses = []
+    for _attempt in (2, 3):
         [claim] = outbox.claim_due(_aware(_row(message_id).next_attempt_at))
-        status = _run(outbox.send_one(claim))
-    assert (status, attempt) == ("failed", 3)
+        statuses.append(_run(outbox.send_one(claim)))
+    assert statuses == ["pending", "failed"]
     row = _row(message_id)
     assert (row.status, row.attempts) == ("failed", 3) and row.failed_at is not None
     assert sink.envelopes == []
@@ -255,7 +280,7 @@ def test_a_message_that_cannot_be_composed_fails_with_its_reason_and_the_others_
     assert (row.status, row.attempts) == ("failed", 1)
     assert row.last_error.startswith("could not compose: ") and row.failed_at and row.last_failure_at
     assert _row(healthy).status == "sent"
-    [(_, recipients, data)] = sink.envelopes
+    [(_, _, data)] = sink.envelopes
     assert b"Reply-To: healthy@example.com\r\n" in data and b"X-Injected" not in data
     with new_session() as session:
         assert {m.status for m in session.exec(select(OutboxMessage))} == {"failed", "sent"}
@@ -319,7 +344,9 @@ def test_operators_see_stuck_late_retrying_and_failed_mail_with_when_it_last_fai
     now = utcnow()
     failed_at = now - timedelta(minutes=3)
     _queue(status="sent", attempts=1, sent_at=now)
-    failed = _queue(status="failed", attempts=1, last_error="550 refused", failed_at=failed_at, last_failure_at=failed_at)
+    failed = _queue(
+        status="failed", attempts=1, last_error="550 refused", failed_at=failed_at, last_failure_at=failed_at
+    )
     retrying = _queue(
         attempts=2,
         last_error="451 later",
@@ -370,3 +397,177 @@ def test_a_stuck_message_alone_makes_the_site_degraded(outbox):
     assert health_report(now)["status"] == "ok"  # its lease just ended: a worker takes it over
     report = health_report(now + timedelta(seconds=10))
     assert (report["status"], report["outbox"]["status"], report["outbox"]["stuck"]) == ("degraded", "stuck", 1)
+
+
+# ----------------------------------------------------------------------------- every accepted value
+
+# Encoded words a header parser decodes into CR LF, a second header, another recipient or a body.
+HOSTILE_PAYLOADS = (
+    "x\r\nBcc: victim@evil.example",
+    "x\r\nX-Injected: yes",
+    "\r\n\r\n<html><b>click</b></html>",
+    "a, b@evil.example",
+    "ceo@other.example>",
+    "x\nTo: victim@evil.example",
+    "\r\nContent-Type: text/html",
+)
+ATEXT = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+/=?^_`{|}~-"
+
+
+def _encoded_word(payload: str, charset: str, b_form: bool) -> str:
+    data = payload.encode("utf-8" if charset == "utf-8" else "latin-1", "replace")
+    if b_form:
+        return f"=?{charset}?b?{base64.b64encode(data).decode()}?="
+    q = "".join(chr(b) if chr(b).isalnum() and b < 128 else "_" if b == 32 else f"={b:02X}" for b in data)
+    return f"=?{charset}?q?{q}?="
+
+
+def _no_surrogate(text: str) -> bool:
+    # A lone surrogate passes the field patterns but cannot be stored (the lead API answers 500):
+    # a validator matter, left to its owners; the outbox never sees one.
+    return not any("\ud800" <= c <= "\udfff" for c in text)
+
+
+def _strategies():
+    from hypothesis import strategies as st
+
+    from marketing_site.services import leads
+
+    payload = st.one_of(st.sampled_from(HOSTILE_PAYLOADS), st.text(max_size=30))
+    encoded = st.builds(_encoded_word, payload, st.sampled_from(["utf-8", "us-ascii", "iso-8859-1"]), st.booleans())
+    # Names and companies: the field's own pattern, and text around encoded words; NFC or NFD.
+    words = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=40)
+    names = st.sampled_from(["Hélène", "Łukasiewicz", "Nguyễn", "王", "O'Brien", "Zoë"])
+    text = st.one_of(
+        st.from_regex(leads.TEXT_PATTERN, fullmatch=True).filter(_no_surrogate),
+        st.lists(st.one_of(encoded, words, names), min_size=1, max_size=5).map(" ".join),
+        encoded.map(lambda word: (word * 200)[:200]),  # the longest value: encoded words only
+    )
+    text = st.tuples(text, st.booleans()).map(lambda t: unicodedata.normalize("NFD", t[0]) if t[1] else t[0])
+    # Emails: dot-atoms with encoded words (the longest local part too), IDN domains (NFC or NFD),
+    # punycode and Unicode top-level domains, and the field's own pattern.
+    atom = st.text(ATEXT, min_size=1, max_size=16)
+    local = st.lists(st.one_of(atom, encoded), min_size=1, max_size=3).map(".".join).filter(lambda s: len(s) <= 64)
+    label = st.text("abcdefghijklmnopqrstuvwxyz0123456789éèüößçñøåæœ日本語кирилцаαβγ-", min_size=1, max_size=20)
+    label = label.filter(lambda text: text[0] != "-" and text[-1] != "-" and text[2:4] != "--")
+    top = st.sampled_from(["com", "fr", "example", "XN--P1AI", "рф", "中国", "Ch"])
+    domain = st.builds(lambda labels, tld: ".".join([*labels, tld]), st.lists(label, min_size=1, max_size=3), top)
+    form = st.sampled_from(["NFC", "NFD"])
+    email = st.one_of(
+        st.builds(lambda loc, dom, nf: unicodedata.normalize(nf, f"{loc}@{dom}"), local, domain, form),
+        local.map(lambda loc: f"{(loc * 64)[:64]}@{'b' * 63}.{'c' * 63}.example"),  # 200 characters
+        st.from_regex(leads.EMAIL_PATTERN, fullmatch=True).filter(_no_surrogate),
+    )
+    return st.fixed_dictionaries({"name": text, "firstname": text, "company": text, "email": email})
+
+
+def _expected_address(typed: str) -> str:
+    """What the visitor typed, as a mail header must carry it: NFC, the domain in IDNA form."""
+    value = unicodedata.normalize("NFC", typed.replace("\t", " ").strip(" \u00a0\u202f"))
+    local, _, domain = value.rpartition("@")
+    return f"{local}@{domain.lower() if domain.isascii() else idna.encode(domain, uts46=True).decode()}"
+
+
+SINGLE_PART = [
+    "From",
+    "To",
+    "Reply-To",
+    "Subject",
+    "Message-ID",
+    "Date",
+    "Content-Type",
+    "Content-Transfer-Encoding",
+    "MIME-Version",
+]
+MULTIPART = ["From", "To", "Reply-To", "Subject", "Message-ID", "Date", "MIME-Version", "Content-Type"]
+
+
+def test_every_value_the_validators_accept_reaches_the_smtp_server_as_the_intended_headers(outbox, sink):
+    """A lead and a booking with values drawn from everything services/leads.py accepts, a
+    bystander's lead before them: every message is sent (none stuck or failed), each arrives
+    with exactly the intended headers and envelope recipients, and no visitor text in a header."""
+    from email.header import decode_header, make_header
+
+    from hypothesis import HealthCheck, assume, given, settings
+    from sqlalchemy import text as sql
+    from sqlmodel import select
+
+    from marketing_site.db import new_session
+    from marketing_site.db.leads import OutboxMessage
+    from marketing_site.services import booking, leads
+
+    seen_ids: set[str] = set()
+
+    @settings(
+        max_examples=60 if ENGINE == "sqlite" else 30,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+    @given(values=_strategies())
+    def check(values):
+        contact = {**values, "phone": "+33 1 23 45 67 89"}
+        assume(leads.validate_contact(contact).ok)
+        address = _expected_address(values["email"])
+        with new_session() as session:
+            first_new = (session.exec(select(OutboxMessage.id).order_by(OutboxMessage.id.desc())).first() or 0) + 1
+        envelopes_before = len(sink.envelopes)
+        bystander = leads.submit_lead(
+            {**contact, **BYSTANDER, "subject": EBOOK, "elapsedMs": 9000}, "10.9.0.1", uuid.uuid4().hex
+        )
+        lead = leads.submit_lead({**contact, "subject": EBOOK, "elapsedMs": 9000}, "10.9.0.2", uuid.uuid4().hex)
+        [slot, *_] = booking.available_slots()
+        booked = booking.book(
+            {**contact, "slot": booking.slot_id(slot), "timezone": "Europe/Paris", "lang": "fr"},
+            "10.9.0.3",
+            uuid.uuid4().hex,
+        )
+        assert (bystander.status, lead.status, booked.status) == ("accepted", "accepted", "booked"), booked.errors
+        while _run(outbox.process_due()):
+            pass
+        with new_session() as session:
+            rows = session.exec(
+                select(OutboxMessage).where(OutboxMessage.id >= first_new).order_by(OutboxMessage.id)
+            ).all()
+            session.execute(sql("DELETE FROM booking"))  # the slot is free for the next example
+            session.commit()
+        assert len(rows) == 4 and {r.status for r in rows} == {"sent"}, [(r.status, r.last_error) for r in rows]
+        arrived = sink.envelopes[envelopes_before:]
+        assert len(arrived) == 4
+        by_id = {}
+        for sender, recipients, data in arrived:
+            parsed = email.message_from_bytes(data)  # compat32: no header decoded
+            by_id[parsed["Message-ID"]] = (sender, recipients, parsed)
+        assert set(by_id) == {r.message_id for r in rows} and not seen_ids & set(by_id)
+        seen_ids.update(by_id)
+        # The intended mail, independently of the code under test: (To, Reply-To, with the invitation).
+        intended = sorted(
+            [
+                (SALES, BYSTANDER["email"], False),
+                (SALES, address, False),
+                (address, ORGANIZER, True),
+                (SALES, address, True),
+            ]
+        )
+        assert sorted((m["To"], m["Reply-To"], m.is_multipart()) for _, _, m in by_id.values()) == intended
+        visitor_texts = {unicodedata.normalize("NFC", values[k]).strip() for k in ("name", "firstname", "company")}
+        for row in rows:
+            sender, recipients, parsed = by_id[row.message_id]
+            assert sender == "noreply@nereo-wealth.fr" and recipients == (parsed["To"],)
+            assert parsed["From"] == "Nereo <noreply@nereo-wealth.fr>"
+            assert parsed.keys() == (MULTIPART if parsed.is_multipart() else SINGLE_PART)
+            assert parsed.defects == []
+            subject = str(make_header(decode_header(parsed["Subject"])))
+            assert subject == row.subject
+            assert not any(len(t) > 3 and t in subject for t in visitor_texts)
+        # What the visitor typed reaches sales in the body, intact.
+        [notice] = [r for r in rows if r.reply_to == address and not r.calendar_ics]
+        body = by_id[notice.message_id][2].get_payload(decode=True).decode("utf-8")
+        assert all(t in body.replace("\r\n", "\n") for t in visitor_texts)
+
+    check()
+
+
+SALES, ORGANIZER = "leads@nereo-wealth.fr", "demo@nereo-wealth.fr"  # the settings' defaults
+BYSTANDER = {"name": "Lefèvre", "firstname": "Hélène", "company": "Banque Exemple", "email": "bystander@example.com"}
+EBOOK = "Ebook download - Wealth manager new generation"
