@@ -510,6 +510,8 @@ def test_every_value_the_validators_accept_reaches_the_smtp_server_as_the_intend
         assume(leads.validate_contact(contact).ok)
         address = _expected_address(values["email"])
         with new_session() as session:
+            session.execute(sql("DELETE FROM booking"))  # every slot free (an earlier example may have failed)
+            session.commit()
             first_new = (session.exec(select(OutboxMessage.id).order_by(OutboxMessage.id.desc())).first() or 0) + 1
         envelopes_before = len(sink.envelopes)
         bystander = leads.submit_lead(
@@ -529,8 +531,6 @@ def test_every_value_the_validators_accept_reaches_the_smtp_server_as_the_intend
             rows = session.exec(
                 select(OutboxMessage).where(OutboxMessage.id >= first_new).order_by(OutboxMessage.id)
             ).all()
-            session.execute(sql("DELETE FROM booking"))  # the slot is free for the next example
-            session.commit()
         assert len(rows) == 4 and {r.status for r in rows} == {"sent"}, [(r.status, r.last_error) for r in rows]
         arrived = sink.envelopes[envelopes_before:]
         assert len(arrived) == 4
@@ -571,3 +571,34 @@ def test_every_value_the_validators_accept_reaches_the_smtp_server_as_the_intend
 SALES, ORGANIZER = "leads@nereo-wealth.fr", "demo@nereo-wealth.fr"  # the settings' defaults
 BYSTANDER = {"name": "Lefèvre", "firstname": "Hélène", "company": "Banque Exemple", "email": "bystander@example.com"}
 EBOOK = "Ebook download - Wealth manager new generation"
+
+
+def test_erasing_the_next_person_who_gets_a_reused_booking_id_works_and_no_message_id_repeats(outbox, sink):
+    """SQLite hands a deleted row's id out again: the erasure notice's Message-ID was built from
+    the booking's id, so the second erasure hit the unique index and failed for ever."""
+    from sqlmodel import select
+
+    from marketing_site.db import new_session
+    from marketing_site.db.booking import Booking
+    from marketing_site.db.leads import OutboxMessage
+    from marketing_site.services import booking, console
+
+    operator = console.Operator(sub="ops@example.test", email="ops@example.test")
+    [slot, *_] = booking.available_slots()
+    booking_ids = []
+    for person in ("first.person@example.com", "next.person@example.com"):
+        contact = {**BYSTANDER, "email": person, "phone": "+33 1 23 45 67 89"}
+        payload = {**contact, "slot": booking.slot_id(slot), "timezone": "Europe/Paris", "lang": "fr"}
+        assert booking.book(payload, "10.9.1.1").status == "booked"
+        with new_session() as session:
+            booking_ids.append(session.exec(select(Booking.id)).one())
+        assert console.erase_subject(operator, person)["booking"] == 1
+    if ENGINE == "sqlite":
+        assert booking_ids[0] == booking_ids[1]  # the id came back (unless the table stops reusing ids)
+    while _run(outbox.process_due()):
+        pass
+    with new_session() as session:
+        notices = session.exec(select(OutboxMessage)).all()
+    assert len(notices) == 2 and {n.status for n in notices} == {"sent"}
+    arrived = [email.message_from_bytes(data)["Message-ID"] for _, _, data in sink.envelopes]
+    assert sorted(arrived) == sorted(n.message_id for n in notices) and len(set(arrived)) == 2
