@@ -204,9 +204,13 @@ def test_a_last_attempt_never_reported_ends_failed_with_its_reason(outbox):
 # ----------------------------------------------------------------------------- results
 
 
-def test_sent_is_recorded_with_the_stored_message_id(outbox, sink):
+def test_sent_is_recorded_with_the_stored_message_id(outbox, sink, monkeypatch):
+    from email.utils import parsedate_to_datetime
+
     from marketing_site.db.leads import utcnow
 
+    monkeypatch.setenv("TZ", "America/New_York")  # the server's zone changes nothing in the mail
+    time.tzset()
     message_id = _queue()
     stored = _row(message_id).message_id
     [claim] = outbox.claim_due(utcnow())
@@ -217,6 +221,9 @@ def test_sent_is_recorded_with_the_stored_message_id(outbox, sink):
     [(sender, recipients, _data)] = sink.envelopes
     assert (sender, recipients) == ("noreply@nereo-wealth.fr", ("leads@nereo-wealth.fr",))
     assert sink.messages[0]["Message-ID"] == stored
+    assert parsedate_to_datetime(sink.messages[0]["Date"]) == _aware(row.created_at).replace(microsecond=0)
+    monkeypatch.undo()
+    time.tzset()
     assert outbox.claim_due(utcnow() + timedelta(hours=2)) == []  # a sent message is never claimed
 
 

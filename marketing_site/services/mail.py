@@ -36,9 +36,9 @@ import re
 import secrets
 import threading
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
-from email.utils import formatdate
+from email.utils import format_datetime
 from pathlib import Path
 
 import aiosmtplib
@@ -122,7 +122,10 @@ def compose(message: OutboxMessage) -> ComposedMail:
     mail["Reply-To"] = mail_headers.parse_mailboxes(message.reply_to)
     mail["Subject"] = message.subject
     mail["Message-ID"] = message.message_id
-    mail["Date"] = formatdate(message.created_at.timestamp(), localtime=False)
+    created = message.created_at
+    # SQLite hands back naive datetimes; every stored moment is UTC (a naive one's timestamp()
+    # would be read in the server's local time).
+    mail["Date"] = format_datetime((created if created.tzinfo else created.replace(tzinfo=UTC)).astimezone(UTC))
     mail.set_content(message.body)
     if message.calendar_ics:
         # As calendar clients expect: the invitation as an alternative of the text (shown as
