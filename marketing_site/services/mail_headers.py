@@ -28,6 +28,8 @@ import base64
 import dataclasses
 import re
 from collections.abc import Iterable
+from email.errors import HeaderParseError
+from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser, HeaderParser
 from email.policy import EmailPolicy, compat32
@@ -175,9 +177,20 @@ def verify_folded(name: str, folded: str | bytes, linesep: str = "\r\n") -> None
         raise HeaderRefused(f"{name}: the folded header reads back as other headers")
 
 
+# Control characters and every line break `str.splitlines` knows (a header value holds none).
+_BREAKS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _no_line_break(name: str, text: str) -> None:
+    if _BREAKS.search(text):
+        raise HeaderRefused(f"{name}: a line break or control character in a header's text")
+
+
 class SiteMailPolicy(EmailPolicy):
     """The standard policy (CR LF, 7-bit bodies), with address headers and Message-ID written by
-    the site and every folded header verified (`verify_folded`)."""
+    the site and every folded header verified (`verify_folded`); the text of the others may
+    hold no line break, given (`header_store_parse`) or once its encoded words are decoded
+    (`_verify`): a reader that decodes it must not find one either."""
 
     def header_store_parse(self, name, value):
         key = name.lower()
@@ -185,6 +198,8 @@ class SiteMailPolicy(EmailPolicy):
             return (name, format_mailboxes(value))
         if key == "message-id":
             return (name, checked_message_id(value))
+        if isinstance(value, str):
+            _no_line_break(name, value)
         return super().header_store_parse(name, value)
 
     def header_fetch_parse(self, name, value):
@@ -194,13 +209,25 @@ class SiteMailPolicy(EmailPolicy):
 
     def fold(self, name, value):
         folded = super().fold(name, value)
-        verify_folded(name, folded, self.linesep)
+        self._verify(name, folded)
         return folded
 
     def fold_binary(self, name, value):
         folded = super().fold_binary(name, value)
-        verify_folded(name, folded, self.linesep)
+        self._verify(name, folded)
         return folded
+
+    def _verify(self, name: str, folded: str | bytes) -> None:
+        verify_folded(name, folded, self.linesep)
+        if name.lower() in RAW_HEADERS:
+            return  # written by the site as typed: an addr-spec holds no encoded word (RFC 2047 §5)
+        text = folded.decode("ascii") if isinstance(folded, bytes) else folded
+        unfolded = text.split(":", 1)[1].replace(self.linesep, "")
+        try:
+            decoded = str(make_header(decode_header(unfolded)))
+        except (HeaderParseError, LookupError, UnicodeError, ValueError):
+            raise HeaderRefused(f"{name}: an encoded word that does not decode") from None
+        _no_line_break(name, decoded)
 
 
 # refold_source "none": a raw value (the address headers) is written as the site wrote it, never
