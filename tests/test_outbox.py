@@ -45,8 +45,9 @@ def sink():
 
 
 @pytest.fixture
-def outbox(tmp_path, monkeypatch, sink):
-    """services.mail bound to a fresh migrated database and the SMTP sink (replies reset)."""
+def outbox(tmp_path, monkeypatch, sink, workdir):
+    """services.mail bound to a fresh migrated database and the SMTP sink (replies reset).
+    (`workdir` first: on PostgreSQL it drops an earlier run's databases, the template too.)"""
     from marketing_site import db
     from marketing_site.services import mail
 
@@ -430,8 +431,8 @@ def _encoded_word(payload: str, charset: str, b_form: bool) -> str:
 
 
 def _no_surrogate(text: str) -> bool:
-    # A lone surrogate passes the field patterns but cannot be stored (the lead API answers 500):
-    # a validator matter, left to its owners; the outbox never sees one.
+    # The field patterns match a lone surrogate, but the validator refuses it: drawing none keeps
+    # the examples for values that are accepted.
     return not any("\ud800" <= c <= "\udfff" for c in text)
 
 
