@@ -120,9 +120,11 @@ BUILD_CANARIES = SMTP_PASSWORD=canary-smtp-password-7f3a OIDC_CLIENT_SECRET=cana
 # operators' console (tests/test_console*.py), the demo scheduler (one booking per slot across
 # two workers, the whole booking in Chromium), the nginx proxy in front of two workers, a burst
 # of audience beacons over two workers, a failing handler on a public page told to the visitor
-# with the reference the log carries, Debian's Prometheus scraping two workers, and one IPv6 /64
-# as one bucket of the Redis rate limiter.
+# with the reference the log carries, Debian's Prometheus scraping two workers, one IPv6 /64 as
+# one bucket of the Redis rate limiter, and the mail outbox (each transition, every accepted value
+# through the SMTP server, a site frozen mid-send while a second one takes its mail over).
 ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_faults.py \
+	tests/test_outbox.py tests/test_outbox_stall.py \
 	tests/test_browser_leads.py tests/test_security.py tests/test_schema.py tests/test_operations.py \
 	tests/test_browser_pages.py::test_switch_event_applies_alternate_set_on_the_accented_page \
 	tests/test_failure_notice.py::test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference \

@@ -25,8 +25,7 @@ from marketing_site.components.consent import COOKIE_NAME, ConsentGate
 from marketing_site.components.error_boundary import site_error_boundary
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
-from marketing_site.services import oidc
-from marketing_site.services.mail import run_outbox_worker
+from marketing_site.services import mail, oidc
 from marketing_site.settings import get_settings
 from marketing_site.state.auth import AuthState
 
@@ -127,8 +126,10 @@ _add_site_pages(app)
 app.add_middleware(metrics.count_hydrations(), index=0)
 # Error reports (SENTRY_DSN) in each worker, before anything can fail.
 app.register_lifespan_task(error_reports.start)
-# Sends the mail of stored leads, in every backend worker (each message has one sender).
-app.register_lifespan_task(run_outbox_worker)
+# Refuses to start where a mail header could be written unsafely (services/mail_headers.py), then
+# sends the mail of stored leads, in every backend worker (each message has one sender).
+app.register_lifespan_task(mail.check_startup)
+app.register_lifespan_task(mail.run_outbox_worker)
 # Runs when the backend starts serving (not when the frontend is exported).
 app.register_lifespan_task(oidc.check_startup)
 # Asks the identity provider whether the client is configured right (logged, never fatal).

@@ -2,7 +2,7 @@
 
     python -m marketing_site.ops leads [--form ebook] [--limit 50]
     python -m marketing_site.ops export [--output leads.csv]
-    python -m marketing_site.ops outbox [--status failed]
+    python -m marketing_site.ops outbox [--status failed | --attention]
     python -m marketing_site.ops retry (--id N ... | --failed)
     python -m marketing_site.ops purge [--months N] [--dry-run]
     python -m marketing_site.ops bookings
@@ -68,6 +68,34 @@ def list_outbox(status: str | None) -> list[OutboxMessage]:
         return list(session.exec(query).all())
 
 
+def print_outbox(status: str | None, attention: bool) -> None:
+    """The outbox's counts and when mail last failed, then the messages (or those that need an
+    operator: failed, stuck, late, retrying), each with its state and its last failure."""
+    from marketing_site.services.health import check_database, mail_needing_attention, mail_state
+
+    now = utcnow()
+    _, figures = check_database(now)
+    print(
+        "outbox: "
+        + "  ".join(
+            f"{key}={figures.get(key)}"
+            for key in ("pending", "stuck", "retrying", "failed", "sent", "oldest_pending_seconds", "status")
+        )
+        + f"  last_failure={figures.get('last_failure_at') or 'never'}"
+    )
+    rows = (
+        mail_needing_attention(limit=1000, now=now)
+        if attention
+        else [(m, mail_state(m, now)) for m in list_outbox(status)]
+    )
+    for m, state in rows:
+        failed = f"  last failed {m.last_failure_at:%Y-%m-%d %H:%M} UTC" if m.last_failure_at else ""
+        print(
+            f"{m.id:>6}  lead {m.lead_id or '-':>6}  {state:<8} attempts={m.attempts}{failed}  {m.subject}"
+            f"  {m.last_error or ''}"
+        )
+
+
 def data_subject(command: str, email: str, confirmed: bool) -> int:
     """The console's data-subject access and erasure from a shell; the operator in the audit log
     is the OS user (a data-protection officer without a browser or an identity-provider role)."""
@@ -102,8 +130,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     leads.add_argument("--limit", type=int, default=50)
     export = commands.add_parser("export", help="export every lead as CSV")
     export.add_argument("--output", help="file to write (default: standard output)")
-    outbox = commands.add_parser("outbox", help="show the mail outbox")
-    outbox.add_argument("--status", choices=("pending", "sending", "sent", "failed"))
+    outbox = commands.add_parser("outbox", help="show the mail outbox: counts, then the messages")
+    which = outbox.add_mutually_exclusive_group()
+    which.add_argument("--status", choices=("pending", "sending", "sent", "failed"))
+    which.add_argument(
+        "--attention", action="store_true", help="only messages failed, stuck, late or retrying, latest failure first"
+    )
     again = commands.add_parser("retry", help="send failed mail again")
     group = again.add_mutually_exclusive_group(required=True)
     group.add_argument("--id", type=int, nargs="+", default=[])
@@ -147,10 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command in ("subject", "erase"):
         return data_subject(args.command, args.email, args.yes if args.command == "erase" else False)
     elif args.command == "outbox":
-        for m in list_outbox(args.status):
-            print(
-                f"{m.id:>6}  lead {m.lead_id or '-':>6}  {m.status:<8} attempts={m.attempts}  {m.subject}  {m.last_error or ''}"
-            )
+        print_outbox(args.status, args.attention)
     elif args.command == "bookings":
         from marketing_site.services.booking import upcoming
 

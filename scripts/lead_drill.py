@@ -20,6 +20,7 @@ import asyncio
 import dataclasses
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -163,12 +164,18 @@ def count(drill: Drill, run: str, acknowledged: dict[int, int], drain_seconds: f
     time.sleep(2)  # let a late second delivery show up if there is one
     rows = site.query("SELECT id, email FROM lead WHERE email LIKE ?", pattern)
     per_email = Counter(email for _, email in rows)
-    lead_ids = {lead_id for lead_id, _ in rows}
+    # Message-IDs are random (services.mail.new_message_id): the outbox says whose each one is.
+    lead_of = dict(
+        site.query(
+            "SELECT o.message_id, o.lead_id FROM outbox_message o JOIN lead l ON l.id = o.lead_id WHERE l.email LIKE ?",
+            pattern,
+        )
+    )
     mails = Counter()
     for message in drill.smtp.received(subject=SUBJECT):
-        found = re.match(r"<lead-(\d+)@", message["Message-ID"] or "")
-        if found and int(found.group(1)) in lead_ids:
-            mails[int(found.group(1))] += 1
+        lead_id = lead_of.get(message["Message-ID"] or "")
+        if lead_id is not None:
+            mails[lead_id] += 1
     submitted = {f"load-{run}-{n}@example.com" for n in acknowledged}
     stored = {email for email in per_email if email in submitted}
     mailed_emails = {email for lead_id, email in rows if mails[lead_id] > 0}

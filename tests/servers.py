@@ -32,6 +32,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / ".venv" / "bin"
@@ -85,6 +86,15 @@ def create_test_database(name: str) -> str:
     engine.dispose()
     parts = urlsplit(os.environ["TEST_DATABASE_URL"])
     return urlunsplit(parts._replace(path="/" + name))
+
+
+def drop_test_database(name: str) -> None:
+    from sqlalchemy import text
+
+    engine = _pg_admin()
+    with engine.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    engine.dispose()
 
 
 def drop_test_databases() -> None:
@@ -179,12 +189,29 @@ class PrivateRedis:
             self.proc = None
 
 
+class _PathReadingSMTP(SMTP):
+    """aiosmtpd reading MAIL FROM and RCPT TO paths as RFC 5321 writes them, as Postfix and Exim
+    do. Its own reader is the email package's header parser, which decodes RFC 2047 encoded words
+    in a path: `RCPT TO:<=?utf-8?q?ceo?=@bank.example>` would be taken for ceo@bank.example."""
+
+    def _getaddr(self, arg: str) -> tuple[str | None, str | None]:
+        match = re.fullmatch(r"\s*<([^<>\s]*)>\s*(.*)", arg) or re.fullmatch(r"\s*([^<>\s]+)\s*(.*)", arg)
+        return (match[1], match[2]) if match else (None, None)
+
+
+class _SinkController(Controller):
+    def factory(self) -> SMTP:
+        return _PathReadingSMTP(self.handler, **self.SMTP_kwargs)
+
+
 class SmtpSink:
-    """An SMTP server on loopback that records what it accepts."""
+    """An SMTP server on loopback that records what it accepts: each message (parsed without
+    decoding its headers) and its envelope (`envelopes`: sender, recipients, the bytes)."""
 
     def __init__(self, port: int | None = None):
         self.port = port or free_port()
         self.messages: list[Message] = []
+        self.envelopes: list[tuple[str, tuple[str, ...], bytes]] = []
         self.reply: str | None = None  # e.g. "451 4.3.0 Try later" or "550 5.1.1 Refused"
         self._lock = threading.Lock()
         self._controller: Controller | None = None
@@ -194,10 +221,11 @@ class SmtpSink:
             return self.reply
         with self._lock:
             self.messages.append(email.message_from_bytes(envelope.content))
+            self.envelopes.append((envelope.mail_from, tuple(envelope.rcpt_tos), bytes(envelope.content)))
         return "250 OK"
 
     def start(self) -> SmtpSink:
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self._controller = _SinkController(self, hostname="127.0.0.1", port=self.port)
         self._controller.start()
         return self
 

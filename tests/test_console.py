@@ -59,6 +59,8 @@ def _seed(site_server, leads: list[dict]) -> list[int]:
                 session.flush()
                 ids.append(lead.id)
                 if mail:
+                    # "stuck": claimed by a worker that never came back, its lease long over.
+                    now = datetime.now(UTC)
                     session.add(
                         OutboxMessage(
                             lead_id=lead.id,
@@ -68,10 +70,14 @@ def _seed(site_server, leads: list[dict]) -> list[int]:
                             reply_to=lead.email,
                             subject=f"Console test {lead.email}",
                             body="…",
-                            status=mail,
+                            status="sending" if mail == "stuck" else mail,
                             attempts=3 if mail == "failed" else 1,
                             last_error="550 5.1.1 mailbox unavailable" if mail == "failed" else None,
-                            next_attempt_at=datetime.now(UTC) + timedelta(days=365),
+                            failed_at=now if mail == "failed" else None,
+                            last_failure_at=now - timedelta(minutes=2) if mail == "failed" else None,
+                            claim_token="gone" if mail == "stuck" else None,
+                            locked_until=now - timedelta(minutes=5) if mail == "stuck" else None,
+                            next_attempt_at=now + timedelta(days=365),
                         )
                     )
     finally:
@@ -478,21 +484,30 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
 
 
 def test_retry_one_failed_mail_then_all(new_page, site, site_server, smtp):
+    """Failed and stuck mail are listed beside the counts, with when they last failed; retry sends them."""
     marker = f"retry{uuid.uuid4().hex[:6]}"
     ids = _seed(
         site_server,
         [
             {"name": "Retry", "company": marker, "email": f"{marker}.{i}@example.test", "mail": "failed"}
             for i in range(2)
-        ],
+        ]
+        + [{"name": "Stuck", "company": marker, "email": f"{marker}.stuck@example.test", "mail": "stuck"}],
     )
     page = new_page()
     _login(page, site, "/console", CONSOLE_ADMIN_USER)
     _granted(page)
-    failed = page.get_by_test_id("console-failed")
+    attention = page.get_by_test_id("console-mail-attention")
     [(first_id,)] = site_server.query("SELECT id FROM outbox_message WHERE lead_id = ?", ids[0])
-    row = failed.locator(f"tr[data-message-id='{first_id}']")
+    [(stuck_id,)] = site_server.query("SELECT id FROM outbox_message WHERE lead_id = ?", ids[2])
+    row = attention.locator(f"tr[data-message-id='{first_id}']")
     assert "550 5.1.1" in row.locator("td[data-col=last_error]").inner_text()
+    assert row.get_attribute("data-state") == "failed" and row.locator("td[data-col=state]").inner_text()
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", row.locator("td[data-col=last_failure_at]").inner_text())
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", page.get_by_test_id("console-last-mail-failure").inner_text())
+    stuck = attention.locator(f"tr[data-message-id='{stuck_id}']")
+    assert stuck.get_attribute("data-state") == "stuck"
+    assert int(page.get_by_test_id("console-outbox-stuck").inner_text()) >= 1
     assert int(page.get_by_test_id("console-outbox-failed").inner_text()) >= 2
     row.get_by_test_id("console-retry-one").click()
     page.get_by_test_id("console-requeued").wait_for()
@@ -501,9 +516,13 @@ def test_retry_one_failed_mail_then_all(new_page, site, site_server, smtp):
     assert smtp.wait_for(1, subject=f"Console test {marker}.0@example.test")
     page.get_by_test_id("console-retry-all").click()
     assert smtp.wait_for(1, subject=f"Console test {marker}.1@example.test")
+    stuck.get_by_test_id("console-retry-one").click()
+    assert smtp.wait_for(1, subject=f"Console test {marker}.stuck@example.test")
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        statuses = {s for (s,) in site_server.query("SELECT status FROM outbox_message WHERE lead_id IN (?, ?)", *ids)}
+        statuses = {
+            s for (s,) in site_server.query("SELECT status FROM outbox_message WHERE lead_id IN (?, ?, ?)", *ids)
+        }
         if statuses == {"sent"}:
             break
         time.sleep(0.2)

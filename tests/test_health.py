@@ -8,7 +8,7 @@ import asyncio
 import json
 import re
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import httpx2
 from lead_payloads import lead_payload
@@ -109,12 +109,17 @@ def test_degraded_means_mail_failed_in_the_last_hours_not_ever(service, monkeypa
     now = utcnow()
     report = health_report(now)
     assert report["status"] == "degraded"
+    last_failure = report["outbox"]["last_failure_at"]
+    assert now - timedelta(minutes=5) < datetime.fromisoformat(last_failure) <= now
     assert report["outbox"] | {"oldest_pending_seconds": 0} == {
         "pending": 0,
+        "stuck": 0,
+        "retrying": 0,
         "failed": 2,
         "failed_recently": 2,
         "sent": 1,
         "oldest_pending_seconds": 0,
+        "last_failure_at": last_failure,
         "status": "failing",
     }
     # Hours later, with nothing new failing, the site is healthy again; the figures stay.

@@ -312,7 +312,7 @@ def test_a_message_is_claimed_by_one_worker_only(service):
         service.submit_lead(lead_payload(email=f"c{i}@example.com"), f"10.2.0.{i}")
     now = utcnow()
     with ThreadPoolExecutor(3) as pool:
-        claims = list(pool.map(lambda _: [m.id for m in mail.claim_due(now)], range(3)))
+        claims = list(pool.map(lambda _: [c.message.id for c in mail.claim_due(now)], range(3)))
     claimed = [i for batch in claims for i in batch]
     assert sorted(claimed) == sorted(set(claimed)) and len(claimed) == 6
 

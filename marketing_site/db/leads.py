@@ -65,7 +65,8 @@ class OutboxMessage(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     # None only for a mail about no one: the sales notice of a demo cancelled by an erasure.
     lead_id: int | None = Field(default=None, foreign_key="lead.id", index=True)
-    # Stable Message-ID: a resend after a crash can be recognised downstream.
+    # Made once (services.mail.new_message_id: random, never a row id) and sent with every attempt:
+    # a resend after a lost acknowledgement is recognised downstream.
     message_id: str = Field(max_length=200, unique=True)
     mail_from: str = Field(max_length=320)
     mail_to: str = Field(max_length=320)
@@ -76,9 +77,15 @@ class OutboxMessage(SQLModel, table=True):
     calendar_ics: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     status: str = Field(default="pending", max_length=10)  # pending | sending | sent | failed
     attempts: int = Field(default=0)
+    # A claim moves it forward by the lease: a message whose worker dies is never first in line.
     next_attempt_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False))
     locked_until: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    # The fencing token of the claim that holds it: every state change names it, so the result
+    # of a worker that stalled past its lease (another took the message over) changes nothing.
+    claim_token: str | None = Field(default=None, max_length=32)
     last_error: str | None = Field(default=None, max_length=500)
+    # When an attempt last failed (temporary, permanent or composing): the console and `ops outbox`.
+    last_failure_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
     sent_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
     # When it failed for good (status "failed"): the health check counts recent failures only.
     failed_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))

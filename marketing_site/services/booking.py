@@ -417,7 +417,6 @@ def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]
         "lang": booking.lang,
         "summary": leads.summary_text(contact),
     }
-    kind = "cancel" if cancelled else "confirmation"
     if cancelled:
         visitor_subject = text["cancel_subject"].format(slot=visitor_slot)
         visitor_body = text["cancel_body"].format(
@@ -438,7 +437,7 @@ def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]
     }
     return [
         OutboxMessage(
-            message_id=mail.make_message_id(f"booking-{booking.id}-{kind}-visitor"),
+            message_id=mail.new_message_id(),
             mail_to=leads.email_for_headers(lead.email),
             reply_to=settings.booking_organizer_email,
             subject=visitor_subject,
@@ -446,7 +445,7 @@ def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]
             **common,
         ),
         OutboxMessage(
-            message_id=mail.make_message_id(f"booking-{booking.id}-{kind}-sales"),
+            message_id=mail.new_message_id(),
             mail_to=settings.lead_mail_to,
             reply_to=leads.email_for_headers(lead.email),
             subject=sales_subject,
@@ -677,7 +676,7 @@ def _erasure_notice(booking: Booking) -> OutboxMessage:
     fields = {"slot": slot, "consultant_zone": settings.booking_timezone}
     return OutboxMessage(
         lead_id=None,
-        message_id=mail.make_message_id(f"booking-{booking.id}-erased-sales"),
+        message_id=mail.new_message_id(),
         mail_from=settings.mail_from,
         mail_to=settings.lead_mail_to,
         reply_to=settings.booking_organizer_email,

@@ -35,7 +35,7 @@ from marketing_site.db.console import ConsoleAudit
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.logs import new_reference
 from marketing_site.services import audience, lead_export, mail, sessions
-from marketing_site.services.health import health_report
+from marketing_site.services.health import health_report, mail_needing_attention
 from marketing_site.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -434,27 +434,35 @@ def traffic_rows(q: TrafficQuery) -> list[dict[str, str]]:
 # ------------------------------------------------------------------------- mail
 
 
+MAIL_COUNTS = ("pending", "stuck", "retrying", "failed", "sent", "oldest_pending_seconds")
+
+
+def _minute(moment: datetime | None) -> str:
+    if moment is None:
+        return ""
+    return (moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)).strftime("%Y-%m-%d %H:%M")
+
+
 def mail_overview(limit: int = 50) -> tuple[dict[str, Any], list[dict[str, str]]]:
-    """The full health report (GET /api/v1/health shows its status only) and the latest failed mail."""
-    with new_session() as session:
-        failed = session.scalars(
-            select(OutboxMessage)
-            .where(col(OutboxMessage.status) == "failed")
-            .order_by(col(OutboxMessage.id).desc())
-            .limit(limit)
-        ).all()
-        rows = [
-            {
-                "id": str(m.id),
-                "lead_id": "" if m.lead_id is None else str(m.lead_id),
-                "subject": m.subject,
-                "attempts": str(m.attempts),
-                "last_error": m.last_error or "",
-                "created_at": m.created_at.strftime("%Y-%m-%d %H:%M"),
-            }
-            for m in failed
-        ]
-    return health_report(), rows
+    """The full health report (GET /api/v1/health shows its status only) and the messages that
+    need an operator: failed, stuck (claimed past their lease), late (waiting too long) or
+    retrying after a failed attempt, the most recently failed first, each with its state and
+    when it last failed."""
+    now = utcnow()
+    rows = [
+        {
+            "id": str(m.id),
+            "lead_id": "" if m.lead_id is None else str(m.lead_id),
+            "subject": m.subject,
+            "state": state,
+            "attempts": str(m.attempts),
+            "last_error": m.last_error or "",
+            "last_failure_at": _minute(m.last_failure_at),
+            "created_at": _minute(m.created_at),
+        }
+        for m, state in mail_needing_attention(limit, now)
+    ]
+    return health_report(now), rows
 
 
 def retry_mail(message_id: int | None) -> int:

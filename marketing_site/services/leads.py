@@ -456,7 +456,7 @@ def _store(lead: LeadInput, key: str) -> int:
         session.add(
             OutboxMessage(
                 lead_id=row.id,
-                message_id=mail.make_message_id(row.id),
+                message_id=mail.new_message_id(),
                 mail_from=settings.mail_from,
                 mail_to=settings.lead_mail_to,
                 reply_to=lead.email_ascii or lead.email,

@@ -50,10 +50,12 @@ class ConsoleState(rx.State):
     # Chart and funnel.
     weeks: list[dict[str, Any]] = []
     funnel_steps: list[dict[str, Any]] = []
-    # Mail: the health report and the failed messages.
+    # Mail: the health report's counts and the messages that need an operator (failed, stuck,
+    # late, retrying), with when mail last failed.
     health_status: str = ""
     outbox: dict[str, int] = {}
-    failed: list[dict[str, str]] = []
+    last_mail_failure: str = ""
+    mail_attention: list[dict[str, str]] = []
     requeued: int = -1
     # Data-subject requests and the audit log.
     subject_email: str = ""
@@ -75,7 +77,8 @@ class ConsoleState(rx.State):
     def _clear(self) -> None:
         self.rows, self.total, self.pages, self.weeks, self.funnel_steps = [], 0, 1, [], []
         self.traffic = []
-        self.outbox, self.failed, self.health_status, self.requeued = {}, [], "", -1
+        self.outbox, self.mail_attention, self.health_status, self.requeued = {}, [], "", -1
+        self.last_mail_failure = ""
         self.subject_email, self.subject_counts, self.subject_action, self.audit = "", [], "", []
         self.erase_armed = False
         self._say("")
@@ -205,10 +208,12 @@ class ConsoleState(rx.State):
     # ------------------------------------------------------------------ mail
 
     def _refresh_mail(self) -> None:
-        report, self.failed = console.mail_overview()
+        report, self.mail_attention = console.mail_overview()
         self.health_status = report["status"]
         outbox = report.get("outbox") or {}
-        self.outbox = {k: int(outbox.get(k, 0)) for k in ("pending", "failed", "sent", "oldest_pending_seconds")}
+        self.outbox = {k: int(outbox.get(k) or 0) for k in console.MAIL_COUNTS}
+        last = outbox.get("last_failure_at")
+        self.last_mail_failure = last.replace("T", " ")[:16] if last else ""
 
     @rx.event
     def refresh_mail(self):

@@ -1,13 +1,13 @@
-"""Mail: the health report's outbox counts, the failed messages, retry one or all."""
+"""Mail: the health report's outbox counts and when mail last failed, the messages that need an
+operator (failed, stuck, late, retrying), retry one or every failed one."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from marketing_site.pages.console.parts import scrollable
+from marketing_site.services.console import MAIL_COUNTS
 from marketing_site.state.console import ConsoleState
-
-COUNTS = ("pending", "failed", "sent", "oldest_pending_seconds")
 
 
 def counts(text: dict) -> rx.Component:
@@ -18,17 +18,28 @@ def counts(text: dict) -> rx.Component:
                 rx.el.dt(text["outbox_counts"][key]),
                 rx.el.dd(ConsoleState.outbox[key], data_testid=f"console-outbox-{key}"),
             )
-            for key in COUNTS
+            for key in MAIL_COUNTS
         ],
+        rx.el.div(
+            rx.el.dt(text["last_mail_failure"]),
+            rx.el.dd(
+                rx.cond(ConsoleState.last_mail_failure != "", ConsoleState.last_mail_failure, text["never"]),
+                data_testid="console-last-mail-failure",
+            ),
+        ),
         class_name="console__counts",
     )
 
 
-def failed(text: dict) -> rx.Component:
+def _state(text: dict, state: rx.Var) -> rx.Component:
+    return rx.match(state, *[(key, words) for key, words in text["mail_states"].items()], state)
+
+
+def attention(text: dict) -> rx.Component:
     return rx.el.div(
-        rx.el.h3(text["failed_title"]),
+        rx.el.h3(text["attention_title"]),
         rx.cond(
-            ConsoleState.failed.length() > 0,
+            ConsoleState.mail_attention.length() > 0,
             scrollable(
                 rx.el.table(
                     rx.el.thead(
@@ -36,19 +47,23 @@ def failed(text: dict) -> rx.Component:
                             rx.el.th("#", scope="col"),
                             rx.el.th(text["columns"]["created_at"], scope="col"),
                             rx.el.th(text["subject"], scope="col"),
+                            rx.el.th(text["mail_state"], scope="col"),
                             rx.el.th(text["attempts"], scope="col"),
+                            rx.el.th(text["last_failure_at"], scope="col"),
                             rx.el.th(text["last_error"], scope="col"),
                             rx.el.th(rx.el.span(text["retry"], class_name="sr-only"), scope="col"),
                         )
                     ),
                     rx.el.tbody(
                         rx.foreach(
-                            ConsoleState.failed,
+                            ConsoleState.mail_attention,
                             lambda m: rx.el.tr(
                                 rx.el.td(m["id"]),
                                 rx.el.td(m["created_at"]),
                                 rx.el.td(m["subject"]),
+                                rx.el.td(_state(text, m["state"]), data_col="state"),
                                 rx.el.td(m["attempts"]),
+                                rx.el.td(m["last_failure_at"], data_col="last_failure_at"),
                                 rx.el.td(m["last_error"], data_col="last_error"),
                                 rx.el.td(
                                     rx.el.button(
@@ -60,15 +75,16 @@ def failed(text: dict) -> rx.Component:
                                     )
                                 ),
                                 data_message_id=m["id"],
+                                data_state=m["state"],
                             ),
                         )
                     ),
                     class_name="console__table",
-                    data_testid="console-failed",
+                    data_testid="console-mail-attention",
                 ),
-                label=text["failed_title"],
+                label=text["attention_title"],
             ),
-            rx.el.p(text["no_failed"], class_name="console__notice", data_testid="console-no-failed"),
+            rx.el.p(text["no_attention"], class_name="console__notice", data_testid="console-no-mail-attention"),
         ),
         rx.el.div(
             rx.el.button(
@@ -91,7 +107,7 @@ def section(text: dict) -> rx.Component:
     return rx.el.section(
         rx.el.h2(text["mail_title"]),
         counts(text),
-        failed(text),
+        attention(text),
         class_name="console__section",
         id="mail",
     )
