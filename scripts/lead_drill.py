@@ -19,8 +19,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
-import re
-import signal
 import subprocess
 import sys
 import tempfile

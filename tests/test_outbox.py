@@ -71,6 +71,8 @@ def outbox(tmp_path, monkeypatch, sink, workdir):
         "RATE_LIMIT_PER_IP": "1000000",
         "RATE_LIMIT_PER_EMAIL": "1000000",
         "BOOKING_RATE_LIMIT_PER_IP": "1000000",
+        "BOOKING_BUDGET_PER_EMAIL": "1000000",
+        "BOOKING_BUDGET_PER_DAY": "1000000",
         "BOOKING_TIMEZONE": "Europe/Paris",
         "BOOKING_WORKING_DAYS": "1,2,3,4,5,6,7",
         "BOOKING_WORKING_HOURS": "00:00-24:00",
