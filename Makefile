@@ -14,7 +14,7 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test bench bench-visitors build install chromium nginx fonts java documents migrate clean audit load faults lint release
+.PHONY: run dev test test-fast bench bench-visitors build install chromium nginx fonts java documents migrate clean audit load faults lint release
 # Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
 WORKERS ?= 1
 
@@ -150,6 +150,13 @@ test: migrate chromium nginx fonts java $(OIDC_PROVIDER)
 	fi; \
 	[ $$sqlite -eq 0 ] && [ $$status -eq 0 ]
 
+
+# The tests that need no frontend build, browser or nginx (conftest.py marks the others
+# `needs_build` from their fixtures), on two processes. TEST_WITHOUT_BUILD makes a test that starts
+# a site, a build or nginx unmarked fail, and hides the build from it. PYTEST_ADDOPTS is honoured
+# (`-n 0` there runs one process); PYTEST_ARGS picks files or tests as for `make test`.
+test-fast: install
+	TEST_WITHOUT_BUILD=1 PYTEST_ADDOPTS="-n 2 $$PYTEST_ADDOPTS" $(BIN)/python -m pytest -m "not needs_build" $(PYTEST_ARGS)
 
 # One archive under dist/ for servers: ./install (runtime group of the lock only), ./migrate and
 # ./serve (the prebuilt site, WORKERS honoured), see deploy/README.md. SITE_URL is the public
