@@ -2,13 +2,16 @@
 
 Reads what mutmut left in mutants/ (one `<module>.py.meta` JSON file per mutated module: the
 exit code of the tests run against each mutant) and prints, per module, how many mutants the
-fast tests killed out of those they could judge, then the diff of each survivor (`mutmut show`).
+fast tests killed out of those they could judge, then the changed lines of each survivor (from the
+mutated module and mutmut's index of its functions, `<module>.py.spans`; `mutmut show` where there
+is none, which takes seconds a mutant).
 A mutant no fast test reaches ("no tests") counts as a survivor: only a slow lane could catch it.
 Prints only; exits 0 whatever the score (a benchmark of the tests, not a gate).
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import subprocess
 import sys
@@ -43,11 +46,32 @@ def main() -> int:
     if total_judged:
         print(f"{'all':<48} {total_killed:>7} {total_judged:>7} {100 * total_killed / total_judged:>6.1f}%")
     print(f"\n{len(survivors)} surviving mutant(s)")
-    mutmut = Path(sys.executable).parent / "mutmut"
     for name in survivors:
-        shown = subprocess.run([str(mutmut), "show", name], capture_output=True, text=True, check=False)
-        print(shown.stdout.rstrip() or f"# {name}: {shown.stderr.strip()}")
+        print(f"{name}: {changed_lines(name)}")
     return 0
+
+
+def changed_lines(name: str) -> str:
+    """`- original | + mutated` lines of one mutant."""
+    module, _, function = name.rpartition(".")
+    mutated = MUTANTS / (module.replace(".", "/") + ".py")
+    spans_file = Path(str(mutated) + ".spans")
+    original = function.split("__mutmut_")[0] + "__mutmut_orig"
+    spans = json.loads(spans_file.read_text())["spans"] if spans_file.is_file() else {}
+    if function not in spans or original not in spans:
+        mutmut = Path(sys.executable).parent / "mutmut"
+        shown = subprocess.run([str(mutmut), "show", name], capture_output=True, text=True, check=False)
+        return shown.stdout.strip() or shown.stderr.strip()
+    lines = mutated.read_text().splitlines()
+
+    def body(key: str) -> list[str]:
+        start, end = spans[key]
+        return [line.replace(key, original) for line in lines[start - 1 : end]]
+
+    diff = difflib.unified_diff(body(original), body(function), lineterm="", n=0)
+    return " | ".join(
+        line[0] + " " + line[1:].strip() for line in diff if line[:1] in "+-" and line[:3] not in ("+++", "---")
+    )
 
 
 if __name__ == "__main__":

@@ -150,3 +150,12 @@ def test_months_before_goes_back_whole_months_and_keeps_the_time(moment, months)
     assert earlier.day == min(moment.day, calendar.monthrange(earlier.year, earlier.month)[1])
     assert (earlier.time(), earlier.tzinfo) == (moment.time(), moment.tzinfo)
     assert earlier <= moment
+
+
+def test_a_period_of_one_month_is_allowed(service):
+    from marketing_site.services.retention import purge_leads
+
+    _lead("two-months@example.com", NOW - timedelta(days=62))
+    _lead("two-weeks@example.com", NOW - timedelta(days=14))
+    assert purge_leads(1, now=NOW).leads == 1
+    assert _emails() == ["two-weeks@example.com"]
