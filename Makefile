@@ -14,7 +14,7 @@ BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
 
-.PHONY: run dev test bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
+.PHONY: run dev test test-fast mutate bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
 # Backend worker processes of `make run`: more than one needs REFLEX_REDIS_URL (shared state, rate
 # limits and booking budgets), or the start is refused (settings.refuse_unshared_workers).
 WORKERS ?= 1
@@ -173,6 +173,25 @@ test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVID
 	fi; \
 	[ $$sqlite -eq 0 ] && [ $$status -eq 0 ]
 
+
+# The tests that need no frontend build, browser or nginx (conftest.py marks the others
+# `needs_build` from their fixtures), on two processes. TEST_WITHOUT_BUILD makes a test that starts
+# a site, a build or nginx unmarked fail, and hides the build from it. PYTEST_ADDOPTS is honoured
+# (`-n 0` there runs one process); PYTEST_ARGS picks files or tests as for `make test`.
+test-fast: install
+	TEST_WITHOUT_BUILD=1 PYTEST_ADDOPTS="-n 2 $$PYTEST_ADDOPTS" $(BIN)/python -m pytest -m "not needs_build" $(PYTEST_ARGS)
+
+# Mutation testing (mutmut; [tool.mutmut] in pyproject.toml lists the modules): each mutant of the
+# code that guards people and data against the tests of `make test-fast` that reach it, in
+# mutants/ (a copy of the tree). Prints the score of each module and the surviving mutants. Not
+# in CI. `make mutate MUTANTS='marketing_site.security.*'` runs some only; MUTATE_CHILDREN
+# processes at once.
+MUTANTS ?=
+MUTATE_CHILDREN ?= 2
+mutate: install
+	mkdir -p mutants && ln -sfn ../.venv mutants/.venv && ln -sfn ../.tools mutants/.tools
+	TEST_WITHOUT_BUILD=1 $(BIN)/mutmut run --max-children $(MUTATE_CHILDREN) $(MUTANTS)
+	$(BIN)/python scripts/mutation_report.py
 
 # One archive under dist/ for servers: ./install (runtime group of the lock only), ./migrate and
 # ./serve (the prebuilt site, WORKERS honoured), see deploy/README.md. SITE_URL is the public

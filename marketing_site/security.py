@@ -200,26 +200,6 @@ class SecurityHeaders:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        if self._origin_refused(scope):
-            if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 1008})
-            else:
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 403,
-                        "headers": [
-                            (b"content-type", b"text/plain"),
-                            (b"content-length", b"9"),
-                            (b"server", SERVER_HEADER),
-                        ],
-                    }
-                )
-                await send({"type": "http.response.body", "body": b"Forbidden"})
-            return
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
         https = self._https(scope)
         settings = self.settings
 
@@ -252,4 +232,16 @@ class SecurityHeaders:
                 message = {**message, "headers": headers}
             await send(message)
 
+        if self._origin_refused(scope):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+            else:
+                # The refusal is a response like any other: every header above.
+                refusal = [(b"content-type", b"text/plain"), (b"content-length", b"9")]
+                await send_with_headers({"type": "http.response.start", "status": 403, "headers": refusal})
+                await send({"type": "http.response.body", "body": b"Forbidden"})
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
         await self.app(scope, receive, send_with_headers)

@@ -1,5 +1,9 @@
 """Shared fixtures: the production site served on loopback, and a real Chromium.
 
+Every test whose fixtures reach the production build (`production_build`: the site, the folder
+of the test sites, nginx in front of them) or Chromium (`browser`), however indirectly, is marked
+`needs_build` when collected; `make test-fast` deselects that mark and runs the rest.
+
 `make test` builds the production frontend first; the `site` fixture serves that build
 with `reflex run --env prod --backend-only` exactly as `make run` does, pointed at a real
 OpenID provider (`oidc-provider-mock`) and a manager-service stub, both on loopback ports
@@ -36,6 +40,7 @@ from servers import (
     drop_test_databases,
     engines,
     migrated_sqlite_copy,
+    refuse_without_build,
 )
 
 CHROMIUM = "/usr/bin/chromium"
@@ -50,8 +55,28 @@ CHROMIUM_ARGS = [
 ]
 
 
+# The fixtures that stand for the frontend build or a browser. A test is classified by its
+# fixture closure, so a new test on the site is marked without a list of files to keep.
+BUILD_FIXTURES = frozenset({"production_build", "browser"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        if BUILD_FIXTURES.intersection(getattr(item, "fixturenames", ())) or item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.needs_build)
+
+
 @pytest.fixture(scope="session")
-def workdir(tmp_path_factory) -> Path:
+def production_build() -> Path:
+    """The production frontend build the test sites serve (`make test` makes it)."""
+    refuse_without_build("the production build requested")
+    return WEB_DIR
+
+
+@pytest.fixture(scope="session")
+def workdir(production_build, tmp_path_factory) -> Path:
+    """The folder of the test sites (each one serves the production build)."""
     if "TEST_DATABASE_URL" in engines():
         drop_test_databases()  # those of an earlier run
     return tmp_path_factory.mktemp("site")
@@ -157,6 +182,7 @@ def site(site_server) -> str:
 def browser():
     from playwright.sync_api import sync_playwright
 
+    refuse_without_build("Chromium requested")
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
     with sync_playwright() as pw:

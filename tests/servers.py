@@ -44,6 +44,24 @@ WEB_DIR = Path(os.environ.get("TEST_WEB_DIR") or ROOT / ".web").resolve()
 METRICS_TOKEN = "test-metrics-token-4c7b"
 # The address tests/test_nginx.py scrapes /metrics from (the proxy's allow list names it).
 METRICS_SCRAPER = "127.0.0.2"
+
+
+def without_build() -> bool:
+    """A run of the tests that need no frontend build, browser or nginx (`make test-fast`)."""
+    return os.environ.get("TEST_WITHOUT_BUILD") == "1"
+
+
+def refuse_without_build(what: str) -> None:
+    """A test that starts a site, nginx or a build must be marked `needs_build` (conftest.py marks
+    those whose fixtures reach the build): a run without the build says which one was not."""
+    if without_build():
+        raise RuntimeError(f"{what} in a run without the build (make test-fast): mark the test needs_build")
+
+
+if without_build():
+    # A test that reads the build without the `production_build` fixture finds none, even on a
+    # machine that has one, instead of passing here by chance.
+    WEB_DIR = ROOT / ".no-build-in-test-fast"
 # Databases created for test servers on PostgreSQL start with this (dropped by `drop_test_databases`).
 # It carries the run's TEST_PORT: two runs on one server (on two ports) never drop each other's.
 PG_PREFIX = f"mstest_{os.environ.get('TEST_PORT', '8765')}_"
@@ -336,6 +354,7 @@ class SiteServer:
             migrated_postgresql_copy(urlsplit(self.database_url).path.lstrip("/"))
 
     def start(self, timeout: float = 120) -> SiteServer:
+        refuse_without_build("a site started")
         if self.private_redis is not None and self.private_redis.proc is None:
             self.private_redis.start()
         ARTIFACTS.mkdir(exist_ok=True)
@@ -417,6 +436,7 @@ def build_in_own_web_folder(server: SiteServer, web: Path, root: Path = ROOT) ->
     sharing the installed node_modules. Fails the test with the build's output if it fails."""
     import tarfile
 
+    refuse_without_build("a frontend build started")
     web.mkdir(parents=True, exist_ok=True)
     archive = web.parent / f"{web.parent.name}-web.tar"
     with tarfile.open(archive, "w") as tar:
@@ -439,6 +459,7 @@ def build_in_own_web_folder(server: SiteServer, web: Path, root: Path = ROOT) ->
 
 def ensure_nginx() -> str:
     """Debian's nginx, installed when missing (as `make test` does for chromium)."""
+    refuse_without_build("nginx requested")
     found = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
     if found:
         return found
@@ -551,6 +572,7 @@ class NginxProxy:
         return subprocess.run([self.nginx, "-v"], capture_output=True, text=True, check=True).stderr.strip()
 
     def start(self, timeout: float = 20) -> NginxProxy:
+        refuse_without_build("nginx started")
         log = (self.dir / "stderr.log").open("ab")
         self.proc = subprocess.Popen(
             self._command("-g", "daemon off;"), stdout=log, stderr=subprocess.STDOUT, start_new_session=True

@@ -655,6 +655,73 @@ def test_resource_is_sent_on_the_code_exchange_and_the_refresh(database):
         provider.close()
 
 
+@pytest.mark.parametrize("nonce", ["the-nonce-of-another-login", "", None])
+def test_the_code_exchange_refuses_an_id_token_without_the_login_nonce(database, nonce):
+    """The ID token of the code exchange must carry this login's nonce: one replayed from
+    another login, or issued without it, is refused (OIDC Core 3.1.3.7 point 11)."""
+    transaction_of: dict = {}
+    provider = _code_exchange_provider(transaction_of, "roles", [])
+    try:
+        party = _party(provider.issuer)
+        transaction = sessions.new_transaction(redirect_uri=party.redirect_uri, return_to="/", binding="b")
+        transaction_of["nonce"] = nonce
+        with pytest.raises(oidc.LoginFailed, match="nonce"):
+            _run(party.exchange_code("code-1", transaction))
+        transaction_of["nonce"] = transaction.nonce
+        assert _run(party.exchange_code("code-2", transaction)).claims["sub"] == "u"
+    finally:
+        provider.close()
+
+
+def _cookie_attributes(response) -> dict[str, set[str]]:
+    """Set-Cookie by name: its attributes as sent, lower-cased (lifetimes left out)."""
+    found = {}
+    for header in response.headers.get_list("set-cookie"):
+        name, _, rest = header.partition("=")
+        attributes = {part.strip().lower() for part in rest.split(";")[1:]}
+        found[name] = {a for a in attributes if a.split("=")[0] not in ("max-age", "expires")}
+    return found
+
+
+@pytest.mark.parametrize("site_url", ["http://127.0.0.1:8000", "https://www.nereo.example"])
+@pytest.mark.parametrize("right_nonce", [True, False])
+def test_a_login_through_the_app_sets_its_cookies_with_their_attributes(database, monkeypatch, site_url, right_nonce):
+    """The whole redirect login through the site's ASGI app (tests/site_app.py): the binding and
+    session cookies are HttpOnly, the marker the page reads is not, all are SameSite=Lax and, over
+    https, Secure. An ID token without this login's nonce opens no session."""
+    from site_app import site_app
+    from starlette.testclient import TestClient
+
+    transaction_of: dict = {}
+    provider = _code_exchange_provider(transaction_of, "roles", [])
+    for name, value in {"SITE_URL": site_url, "OIDC_ISSUER": provider.issuer, "OIDC_CLIENT_ID": "c"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("OIDC_CLIENT_SECRET", "s")
+    get_settings.cache_clear()
+    secure = {"secure"} if site_url.startswith("https") else set()
+    try:
+        client = TestClient(site_app(), base_url=site_url, follow_redirects=False)
+        login = client.get("/auth/login?return_to=/compare")
+        assert login.status_code == 302
+        authorize = {k: v[0] for k, v in parse_qs(urlsplit(login.headers["location"]).query).items()}
+        assert _cookie_attributes(login) == {sessions.BINDING_COOKIE: {"path=/", "httponly", "samesite=lax", *secure}}
+        transaction_of["nonce"] = authorize["nonce"] if right_nonce else "the-nonce-of-another-login"
+        callback = client.get(f"/auth/callback?state={authorize['state']}&code=code-1")
+        assert callback.status_code == 200
+        cookies = _cookie_attributes(callback)
+        if not right_nonce:
+            assert set(cookies) == {sessions.ERROR_COOKIE}
+            assert sessions.live_session(client.cookies.get(sessions.SESSION_COOKIE)) is None
+            return
+        assert cookies == {
+            sessions.SESSION_COOKIE: {"path=/", "httponly", "samesite=lax", *secure},
+            sessions.MARKER_COOKIE: {"path=/", "samesite=lax", *secure},
+        }
+        assert sessions.live_session(client.cookies.get(sessions.SESSION_COOKIE)) is not None
+    finally:
+        provider.close()
+
+
 def test_logout_without_an_end_session_endpoint_is_local_and_back_home(database, monkeypatch, caplog):
     """POST /auth/logout (the route itself, over ASGI) with a provider that advertises no
     end_session_endpoint: no guessed Auth0 path, a 303 to the home page, the session gone."""

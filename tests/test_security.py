@@ -109,7 +109,7 @@ def test_websocket_refuses_a_foreign_origin_and_accepts_the_site(site):
     assert _handshake(site, site) == 101
 
 
-def test_no_secret_reaches_the_frontend_bundle():
+def test_no_secret_reaches_the_frontend_bundle(production_build):
     """`make test` builds with recognisable values for every secret; none may be in the build."""
     makefile = (ROOT / "Makefile").read_text()
     canaries = dict(re.findall(r"\b(SMTP_PASSWORD|OIDC_CLIENT_SECRET|SESSION_SECRET)=(\S+)", makefile))
