@@ -197,9 +197,21 @@ def test_a_failed_login_sets_its_cookies_with_their_attributes(site):
     _assert_document_headers(site, response, referrer="no-referrer")
 
 
-def test_the_silent_check_clears_the_marker_with_the_same_attributes(site):
+@pytest.mark.parametrize(
+    ("silent_login", "clearing_path"),
+    [("true", "/auth/silent?return_to=/compare"), ("false", "/auth/session")],
+    ids=["silent-check", "stale-marker"],
+)
+def test_the_silent_check_clears_the_marker_with_the_same_attributes(site, monkeypatch, silent_login, clearing_path):
+    """Where the marker goes (the silent check with OIDC_SILENT_LOGIN; otherwise /auth/session,
+    the moment the site sees no live session behind it), it goes with the attributes it was set
+    with: a cookie cleared with others would stay."""
+    from marketing_site.settings import get_settings
+
+    monkeypatch.setenv("OIDC_SILENT_LOGIN", silent_login)
+    get_settings.cache_clear()
     site.client.cookies.set(sessions.MARKER_COOKIE, "1")
-    response = site.client.get("/auth/silent?return_to=/compare")
+    response = site.client.get(clearing_path)
     cookies = _cookies(response)
     secure = ["secure"] if site.https else []
     assert cookies[sessions.MARKER_COOKIE] == sorted(["expires", "max-age", "path", "samesite", *secure])

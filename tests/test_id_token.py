@@ -273,8 +273,10 @@ def test_a_logout_token_is_accepted_inside_each_boundary(changes):
 def test_a_logout_token_is_judged_at_the_time_given():
     from marketing_site.services.id_token import validate_logout_token
 
-    token = _sign(_logout_claims(iat=NOW, exp=NOW + 600))
-    later = NOW + 3600
+    # Expired at `later`, yet issued recently enough (the replay window of a logout token's iat,
+    # 10 minutes) that the expiry, not the age, is what refuses it.
+    token = _sign(_logout_claims(iat=NOW, exp=NOW + 60))
+    later = NOW + 300
     with pytest.raises(IdTokenError) as error:
         validate_logout_token(token, jwks=JWKS, issuer=ISSUER, client_id=CLIENT, now=later)
     assert error.value.reason == "expired"

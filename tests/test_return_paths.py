@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from marketing_site.services.return_paths import safe_return_path
+from marketing_site.services.return_paths import MAX_LENGTH, safe_return_path
 
 SITE = "https://www.nereo.example/fr/page"
 
@@ -111,12 +111,22 @@ def test_a_value_that_is_not_text_falls_back_to_the_default(value):
         "/%2F%2Fevil.com",
         "/%5Cevil.com",
         "/@evil.com",
-        "/" + "a" * 1999,
+        "/" + "a" * (MAX_LENGTH - 1),
     ],
 )
 def test_same_site_paths_are_kept_as_they_are(value):
     assert safe_return_path(value) == value
     assert safe_return_path(value, "/en/") == value
+
+
+def test_a_return_path_longer_than_its_bound_keeps_its_path_or_falls_back():
+    """Each login stores its return path for a day: a page address, never a payload."""
+    path = "/" + "a" * (MAX_LENGTH - 1)
+    assert safe_return_path(path + "?q=" + "x" * 600) == path  # the query goes, the page stays
+    assert safe_return_path(path + "#" + "x" * 600) == path
+    assert safe_return_path(path + "a") == "/"  # the path itself is too long
+    assert safe_return_path(path + "a", "/en/") == "/en/"
+    assert safe_return_path("//evil.com?" + "x" * 600) == "/"  # shortened, then still judged
 
 
 def browser_target(value: str, base: str = SITE) -> tuple[str, str]:
