@@ -13,6 +13,8 @@ TOOLS := .tools
 BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
+# No look-up of Reflex's latest version on PyPI (`reflex export` and `reflex run` make one otherwise).
+export REFLEX_CHECK_LATEST_VERSION := false
 
 .PHONY: run dev test bench bench-visitors build install chromium nginx fonts java documents migrate clean audit load faults lint release
 # Backend worker processes of `make run` (several need REFLEX_REDIS_URL: Reflex's Redis state manager).
