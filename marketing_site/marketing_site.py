@@ -8,7 +8,7 @@ from pathlib import Path
 
 import reflex as rx
 
-from marketing_site import exact_paths, failures, logs, routes, security, seo, structured_data, theme
+from marketing_site import exact_paths, failures, logs, routes, security, seo, structured_data, tab_handover, theme
 from marketing_site.api import api_app
 from marketing_site.components.consent import COOKIE_NAME, ConsentGate
 from marketing_site.components.error_boundary import site_error_boundary
@@ -22,6 +22,8 @@ from marketing_site.state.auth import AuthState
 logs.configure()
 # Must run before any page is added: the spec's routes have accented parts.
 exact_paths.install()
+# Before the app creates its token manager: a tab whose worker died keeps its state.
+tab_handover.install()
 
 PageBody = Callable[[str], rx.Component]
 
