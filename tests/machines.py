@@ -136,9 +136,7 @@ class Machine:
     def restart_command(self) -> str:
         """A shell command that stops the machine gracefully (SIGTERM to the group, as systemd
         does) and returns once it is gone; the supervisor starts it again, as `systemctl restart`."""
-        return (
-            f"pid=$(cat {self.pid_file}); kill -TERM -- -$pid; while kill -0 -- -$pid 2>/dev/null; do sleep 0.1; done"
-        )
+        return f"pid=$(cat {self.pid_file}); kill -TERM -$pid; while kill -0 -$pid 2>/dev/null; do sleep 0.1; done"
 
     def signal(self, sig: int) -> None:
         """`sig` to every process of the machine (its supervisor restarts it after a kill)."""
@@ -191,7 +189,7 @@ class LeadFlow:
     of its own (a visitor's request, not a reused one) and never retried: every answer counts.
     Every other lead carries an Idempotency-Key, as the site's forms send it."""
 
-    def __init__(self, origin: str, clients: int = 4, pause: float = 0.05):
+    def __init__(self, origin: str, clients: int = 2, pause: float = 0.1):
         self.origin, self.clients, self.pause = origin, clients, pause
         self.run = uuid.uuid4().hex[:10]
         self.answers: list[Answer] = []

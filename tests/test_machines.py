@@ -97,9 +97,10 @@ def site(workdir, smtp, proxy_build):
 
 def _rolling_restart(site: Site, drain_seconds: float = 3) -> subprocess.CompletedProcess:
     """deploy/rolling_restart.py as an operator runs it on the proxy, with our machines'
-    commands: SIGTERM and wait (systemctl restart), `ops drain`/`undrain` of the release."""
-    ops = f"cd {site.machines[0].release} && DRAIN_FILE={site.workdir}/draining-{{port}} .venv/bin/python -m marketing_site.ops"
+    commands: SIGTERM and wait (what `systemctl restart` does), and the machine's drain file
+    (what `ops drain` and `ops undrain` write, tests/test_health.py)."""
     restart = " ; ".join(f"if [ {{port}} = {m.port} ]; then {m.restart_command()}; fi" for m in site.machines)
+    drain_file = f"{site.workdir}/draining-{{port}}"
     return subprocess.run(
         [
             sys.executable,
@@ -111,9 +112,9 @@ def _rolling_restart(site: Site, drain_seconds: float = 3) -> subprocess.Complet
             "--restart",
             restart,
             "--drain",
-            f"{ops} drain",
+            f"touch {drain_file}",
             "--undrain",
-            f"{ops} undrain",
+            f"rm {drain_file}",
             "--drain-seconds",
             str(drain_seconds),
         ],
