@@ -65,8 +65,9 @@ def test_purge_deletes_prospects_whose_last_contact_is_older_than_the_period(ser
 def purge_database(request, service, monkeypatch):
     """The service modules on a fresh migrated database of each engine (PostgreSQL with
     TEST_DATABASE_URL): its URL."""
-    from marketing_site import db, settings
     from servers import PG_PREFIX, migrated_postgresql_copy
+
+    from marketing_site import db, settings
 
     if request.param == "sqlite":
         return os.environ["DATABASE_URL"]
