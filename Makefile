@@ -107,14 +107,15 @@ BUILD_CANARIES = SMTP_PASSWORD=canary-smtp-password-7f3a OIDC_CLIENT_SECRET=cana
 # security headers, a state event over the websocket, the login flow (tests/test_auth*.py), the
 # operators' console (tests/test_console*.py), the demo scheduler (one booking per slot across
 # two workers, the whole booking in Chromium), the nginx proxy in front of two workers, a burst
-# of audience beacons over two workers and a failing handler on a public page told to the visitor
-# with the reference the log carries.
+# of audience beacons over two workers, a failing handler on a public page told to the visitor
+# with the reference the log carries, and two machines (./serve of a release) behind nginx through a
+# rolling restart, a freeze, a kill and a Redis outage.
 ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_faults.py \
 	tests/test_browser_leads.py tests/test_security.py tests/test_schema.py tests/test_operations.py \
 	tests/test_browser_pages.py::test_switch_event_applies_alternate_set_on_the_accented_page \
 	tests/test_failure_notice.py::test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference \
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py tests/test_audience_http.py \
-	$(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
+	tests/test_machines.py tests/test_tab_handover.py $(wildcard tests/test_auth*.py) $(wildcard tests/test_console*.py)
 # That pass runs beside the SQLite one (each keeps about one core busy; CI has two), on its own
 # port and its own build (.web-engines), its output in test-artifacts/engines.log, shown after.
 # Then, in the same lane, these SQLite tests (on that build) leave the first pass, so that the
@@ -124,8 +125,9 @@ ENGINE_WEB := $(CURDIR)/.web-engines
 SECOND_LANE_TESTS = tests/test_browser_layout.py tests/test_consent.py tests/test_failure_notice.py \
 	tests/test_password_reset.py tests/test_print.py
 # The nginx tests check the proxy's own configuration, whatever engine the app behind it uses:
-# with the engines set they run in that pass only (their own build included).
-ENGINE_ONLY_TESTS = tests/test_nginx.py
+# with the engines set they run in that pass only (their own build included). The machines'
+# drills (two ./serve behind nginx) need PostgreSQL and share that build.
+ENGINE_ONLY_TESTS = tests/test_nginx.py tests/test_machines.py
 
 test: migrate chromium nginx fonts java $(OIDC_PROVIDER)
 	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)

@@ -160,7 +160,7 @@ def test_a_frozen_machine_costs_seconds_not_a_failure(site):
     frozen.signal(signal.SIGSTOP)
     try:
         began = time.monotonic()
-        for n in range(30):
+        for n in range(20):
             answers.append(flow.post(n, keyed=True))
             start = time.monotonic()
             with httpx2.Client(verify=False, timeout=60) as client:
@@ -170,15 +170,15 @@ def test_a_frozen_machine_costs_seconds_not_a_failure(site):
         frozen.signal(signal.SIGCONT)
     print(
         f"frozen machine: {summary(answers)}; reads {[r[0] for r in reads].count(200)}/{len(reads)} 200, "
-        f"slowest read {max(r[1] for r in reads):.2f} s; 60 requests in {total:.1f} s"
+        f"slowest read {max(r[1] for r in reads):.2f} s; 40 requests in {total:.1f} s"
     )
-    assert [a.status for a in answers] == [200] * 30
-    assert [r[0] for r in reads] == [200] * 30
+    assert [a.status for a in answers] == [200] * 20
+    assert [r[0] for r in reads] == [200] * 20
     # Woken up, the frozen machine runs what it held: a keyed lead it had taken is not stored twice.
     frozen.wait(READY)
     time.sleep(2)
     stored = flow.stored(site.database.query)
-    assert sorted(stored) == sorted(flow.email(n) for n in range(30))
+    assert sorted(stored) == sorted(flow.email(n) for n in range(20))
     assert set(stored.values()) == {1}
     other.wait(READY)
 
