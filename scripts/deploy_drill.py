@@ -57,7 +57,7 @@ def rolling(machines: list[Machine], proxy: NginxProxy, workdir: Path) -> int:
             "--conf",
             str(proxy.dir / "nereo.conf"),
             "--reload",
-            " ".join(proxy._command("-s", "reload")),
+            proxy.reload_command(),
             "--restart",
             restart,
             "--drain",

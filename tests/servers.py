@@ -219,6 +219,8 @@ class SiteServer:
             PORT=str(port),
             SITE_URL=self.url,
             REFLEX_TELEMETRY_ENABLED="false",
+            # No look-up of Reflex's latest version on PyPI at each start or build (as the Makefile).
+            REFLEX_CHECK_LATEST_VERSION="false",
             DATABASE_URL=self.database_url,
             MAIL_SINK_DIR=str(self.mail_dir),
             # The whole test session shares 127.0.0.1: lift its per-IP budget. The production
@@ -461,6 +463,10 @@ class NginxProxy:
 
     def _command(self, *args: str) -> list[str]:
         return [self.nginx, "-p", str(self.dir), "-e", str(self.dir / "error.log"), "-c", str(self.conf), *args]
+
+    def reload_command(self) -> str:
+        """The shell command that reloads this nginx gracefully (`nginx -s reload`)."""
+        return " ".join(self._command("-s", "reload"))
 
     def test_config(self) -> subprocess.CompletedProcess:
         """`nginx -t` on the configuration (output in stderr)."""

@@ -49,10 +49,6 @@ class Site:
     def origin(self) -> str:
         return self.proxy.origin
 
-    def reload_proxy(self) -> str:
-        """The shell command that reloads our nginx (for deploy/rolling_restart.py)."""
-        return " ".join(self.proxy._command("-s", "reload"))
-
 
 @pytest.fixture(scope="module")
 def site(workdir, smtp, proxy_build):
@@ -108,7 +104,7 @@ def _rolling_restart(site: Site, drain_seconds: float = 3) -> subprocess.Complet
             "--conf",
             str(site.proxy.dir / "nereo.conf"),
             "--reload",
-            site.reload_proxy(),
+            site.proxy.reload_command(),
             "--restart",
             restart,
             "--drain",
@@ -208,7 +204,7 @@ def test_an_open_tab_keeps_its_state_when_its_machine_is_killed(site, new_page):
     conf = site.proxy.dir / "nereo.conf"
     original = conf.read_text()
     conf.write_text(set_down(original, survivor.address, down=True))
-    subprocess.run(site.reload_proxy(), shell=True, check=True)
+    subprocess.run(site.proxy.reload_command(), shell=True, check=True)
     sent: list[str] = []  # page -> server, every socket
     received: list[str] = []  # server -> page
     sockets: list = []
@@ -255,7 +251,7 @@ def test_an_open_tab_keeps_its_state_when_its_machine_is_killed(site, new_page):
         switched, token_before = _price(page), page.evaluate(token)
         # Both machines in again; then A, which holds the tab, is lost.
         conf.write_text(original)
-        subprocess.run(site.reload_proxy(), shell=True, check=True)
+        subprocess.run(site.proxy.reload_command(), shell=True, check=True)
         killed.held = True
         connects = _connects(sent)
         lost_at = time.monotonic()
@@ -282,7 +278,7 @@ def test_an_open_tab_keeps_its_state_when_its_machine_is_killed(site, new_page):
         assert _price(page) == switched != default_price
     finally:
         conf.write_text(original)
-        subprocess.run(site.reload_proxy(), shell=True, check=True)
+        subprocess.run(site.proxy.reload_command(), shell=True, check=True)
         killed.held = False
         killed.wait(READY)
 

@@ -8,6 +8,7 @@ import asyncio
 import os
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -67,7 +68,9 @@ def test_a_tab_of_a_dead_worker_keeps_its_token_a_duplicate_of_a_live_one_does_n
         finally:
             await _close(redis, [first, second], [token, *issued])
 
-    result = asyncio.run(scenario())
+    # In a thread of its own: Playwright's sync API may keep an event loop running in this one.
+    with ThreadPoolExecutor(1) as pool:
+        result = pool.submit(asyncio.run, scenario()).result()
     print(f"the dead worker's tab was taken over after {result['waited']:.1f} s")
     assert result["kept"] is None  # no new token: the same state
     assert result["owner"] == "sid-reconnected"
