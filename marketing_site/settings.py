@@ -218,6 +218,11 @@ class Settings(BaseSettings):
     def _site_url(cls, value: str, info: ValidationInfo) -> str:
         return value or f"http://127.0.0.1:{info.data.get('port', 8000)}"
 
+    @field_validator("drain_file")
+    @classmethod
+    def _drain_file(cls, value: str) -> str:
+        return value or str(PROJECT_ROOT / "var" / "draining")
+
     @field_validator("database_url")
     @classmethod
     def _database_url(cls, value: str) -> str:
@@ -227,11 +232,6 @@ class Settings(BaseSettings):
     @classmethod
     def _mail_sink_dir(cls, value: str) -> str:
         return value or str(PROJECT_ROOT / "var" / "mail")
-
-    @field_validator("drain_file")
-    @classmethod
-    def _drain_file(cls, value: str) -> str:
-        return value or str(PROJECT_ROOT / "var" / "draining")
 
     @field_validator("security_contact")
     @classmethod

@@ -1,11 +1,10 @@
 """The nginx configuration of deploy/ runs for real: Debian's nginx in front of the site.
 
-The session builds the site for the proxy's origin once (`proxy_build`: `SITE_URL=https://
-127.0.0.1:<port>`, in its own Reflex web folder, so the session's build is untouched); this
-module serves that build with a
-production-like app (https SITE_URL, session secret, TRUSTED_PROXIES = the proxy), writes
-the nginx maps from it with scripts/nginx_maps.py and runs `deploy/nginx/nereo.conf` with a
-throwaway certificate as our own nginx process. Every check compares the proxy with the app
+The session builds the site for the proxy's origin once (`proxy_build` in conftest.py:
+`SITE_URL=https://127.0.0.1:<port>`, in its own Reflex web folder, so the session's build is
+untouched) and writes the nginx maps from it with scripts/nginx_maps.py; this module serves that
+build with a production-like app (https SITE_URL, session secret, TRUSTED_PROXIES = the proxy)
+and runs `deploy/nginx/nereo.conf` with a throwaway certificate as our own nginx process. Every check compares the proxy with the app
 behind it: same pages at the same exact paths, same 404s and redirects, same headers.
 """
 
