@@ -63,14 +63,15 @@ class HandoverTokenManager(RedisTokenManager):
         data = await self.redis.get(self._get_redis_key(token))
         return pickle.loads(data) if data else None
 
-    async def _released_by_owner(self, token: str) -> bool:
-        """Whether the worker named by the token's record is gone (or let the tab go), waiting
-        HEARTBEAT_SECONDS at most; False when a live worker still holds the tab."""
+    async def _held_by_the_gone(self, token: str) -> bool:
+        """Whether the token's record names a worker that is gone (its heartbeat lapsed, waiting
+        HEARTBEAT_SECONDS at most) or a socket of this worker's that is gone; False when there is
+        no record, or a live worker holds the tab."""
         deadline = time.monotonic() + HEARTBEAT_SECONDS + BEAT_EVERY_SECONDS
         while True:
             record = await self._record(token)
             if record is None:
-                return True
+                return False  # let go meanwhile: Reflex links the token as it is
             if record.instance_id == self.instance_id:
                 # Ours: a live socket of this worker (a real duplicate), or a leftover of one.
                 return self.sid_to_token.get(record.sid) != token
@@ -85,7 +86,7 @@ class HandoverTokenManager(RedisTokenManager):
             return None  # the same socket again
         self._ensure_heartbeat()
         try:
-            if await self.redis.exists(self._get_redis_key(token)) and await self._released_by_owner(token):
+            if await self.redis.exists(self._get_redis_key(token)) and await self._held_by_the_gone(token):
                 # Reflex then links the token as one nobody holds: same token, same state.
                 await self.redis.delete(self._get_redis_key(token))
                 log.info("tab handover: a tab of a stopped worker reconnected here with its state")
