@@ -134,9 +134,13 @@ class Machine:
             time.sleep(1)  # RestartSec=1
 
     def restart_command(self) -> str:
-        """A shell command that stops the machine gracefully (SIGTERM to the group, as systemd
-        does) and returns once it is gone; the supervisor starts it again, as `systemctl restart`."""
-        return f"pid=$(cat {self.pid_file}); kill -TERM -$pid; while kill -0 -$pid 2>/dev/null; do sleep 0.1; done"
+        """A shell command that stops the machine as the systemd unit does (SIGTERM to the group,
+        SIGKILL if it is still there 30 s later: TimeoutStopSec) and returns once it is gone; the
+        supervisor starts it again, as `systemctl restart`."""
+        return (
+            f"pid=$(cat {self.pid_file}); kill -TERM -$pid; n=0; while kill -0 -$pid 2>/dev/null; do "
+            "n=$((n + 1)); if [ $n -eq 300 ]; then kill -KILL -$pid; fi; sleep 0.1; done"
+        )
 
     def signal(self, sig: int) -> None:
         """`sig` to every process of the machine (its supervisor restarts it after a kill)."""
