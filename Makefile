@@ -13,6 +13,8 @@ TOOLS := .tools
 BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(CURDIR)/$(TOOLS)/node_modules/.bin:$(BIN):$(PATH)
 export REFLEX_TELEMETRY_ENABLED := false
+# No look-up of Reflex's latest version on PyPI (`reflex export` and `reflex run` make one otherwise).
+export REFLEX_CHECK_LATEST_VERSION := false
 
 .PHONY: run dev test test-fast mutate bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
 # Backend worker processes of `make run`: more than one needs REFLEX_REDIS_URL (shared state, rate
@@ -121,8 +123,10 @@ BUILD_CANARIES = SMTP_PASSWORD=canary-smtp-password-7f3a OIDC_CLIENT_SECRET=cana
 # two workers, the whole booking in Chromium), the nginx proxy in front of two workers, a burst
 # of audience beacons over two workers, a failing handler on a public page told to the visitor
 # with the reference the log carries, Debian's Prometheus scraping two workers, one IPv6 /64 as
-# one bucket of the Redis rate limiter, and the mail outbox (each transition, every accepted value
-# through the SMTP server, a site frozen mid-send while a second one takes its mail over).
+# one bucket of the Redis rate limiter, the mail outbox (each transition, every accepted value
+# through the SMTP server, a site frozen mid-send while a second one takes its mail over), and two
+# machines (./serve of a release) behind nginx through a rolling restart, a freeze, a kill and a
+# Redis outage.
 ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_faults.py \
 	tests/test_outbox.py tests/test_outbox_stall.py \
 	tests/test_browser_leads.py tests/test_security.py tests/test_schema.py tests/test_operations.py \
@@ -130,6 +134,7 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_failure_notice.py::test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference \
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py tests/test_audience_http.py \
 	tests/test_prometheus.py tests/test_metrics_site.py tests/test_client_address.py \
+	tests/test_machines.py tests/test_tab_handover.py \
 	$(filter-out $(ENGINE_EXCLUDED),$(wildcard tests/test_auth*.py)) $(wildcard tests/test_console*.py)
 # The login against django-oauth-toolkit (tests/test_auth_dot.py, 5-8 minutes on this machine:
 # real logins, short tokens waited for, two site restarts) runs in the SQLite pass only; its
@@ -145,8 +150,9 @@ SECOND_LANE_TESTS = tests/test_browser_layout.py tests/test_consent.py tests/tes
 	tests/test_password_reset.py tests/test_print.py
 # The nginx tests check the proxy's own configuration, whatever engine the app behind it uses:
 # with the engines set they run in that pass only (their own build included); so does the real
-# Prometheus scraping a site of two workers (PostgreSQL and Redis there).
-ENGINE_ONLY_TESTS = tests/test_nginx.py tests/test_prometheus.py
+# Prometheus scraping a site of two workers (PostgreSQL and Redis there). The machines' drills
+# (two ./serve behind nginx) need PostgreSQL and share the nginx tests' build.
+ENGINE_ONLY_TESTS = tests/test_nginx.py tests/test_prometheus.py tests/test_machines.py
 
 test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER)
 	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)

@@ -18,6 +18,7 @@ from marketing_site import (
     security,
     seo,
     structured_data,
+    tab_handover,
     theme,
 )
 from marketing_site.api import api_app
@@ -32,6 +33,8 @@ from marketing_site.state.auth import AuthState
 logs.configure()
 # Must run before any page is added: the spec's routes have accented parts.
 exact_paths.install()
+# Before the app creates its token manager: a tab whose worker died keeps its state.
+tab_handover.install()
 
 PageBody = Callable[[str], rx.Component]
 

@@ -10,8 +10,9 @@
     python -m marketing_site.ops erase EMAIL --yes
     python -m marketing_site.ops traffic [--by page|campaign|source|language] [--days N] [--top N]
     python -m marketing_site.ops health
+    python -m marketing_site.ops drain | undrain
 
-They use the database of DATABASE_URL, like the site.
+They use the database of DATABASE_URL, like the site (drain and undrain only DRAIN_FILE).
 """
 
 from __future__ import annotations
@@ -160,6 +161,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.add_parser(
         "health", help="the health report with its mail figures (the public check shows the status only)"
     )
+    commands.add_parser(
+        "drain", help="take this machine out of the load balancer: its readiness answers 503 draining (DRAIN_FILE)"
+    )
+    commands.add_parser("undrain", help="end the drain: readiness answers again what the machine can do")
     args = parser.parse_args(argv)
 
     if args.command == "leads":
@@ -202,6 +207,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = health_report()
         print(json.dumps(report, indent=2))
         return 0 if report["status"] != "down" else 1
+    elif args.command in ("drain", "undrain"):
+        from marketing_site.services.health import set_draining
+
+        path = set_draining(args.command == "drain")
+        state = "draining: readiness answers 503" if args.command == "drain" else "not draining"
+        print(f"{state} ({path})")
     elif args.command == "purge":
         from marketing_site.services.retention import purge_leads
         from marketing_site.settings import get_settings

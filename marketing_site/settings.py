@@ -182,6 +182,10 @@ class Settings(BaseSettings):
     # Scale-out and operations. Reflex reads the same REFLEX_REDIS_URL for its state manager.
     redis_url: str = Field("", validation_alias="REFLEX_REDIS_URL")
     redis_key_prefix: str = "nereo:"
+    # While this file exists the machine is draining: readiness (GET /api/v1/health) answers
+    # 503 "draining" so that a load balancer stops sending it visitors; `ops drain` and
+    # `ops undrain` create and remove it. Default: var/draining.
+    drain_file: str = ""
     # Seconds a tab's server state outlives its last event (Reflex's token expiration). A tab's
     # state holds the login state, rebuilt from the session cookie by the next event (Reflex
     # rehydrates an expired state and runs the page's on_load), and the console's view: ten idle
@@ -250,6 +254,11 @@ class Settings(BaseSettings):
     @classmethod
     def _site_url(cls, value: str, info: ValidationInfo) -> str:
         return value or f"http://127.0.0.1:{info.data.get('port', 8000)}"
+
+    @field_validator("drain_file")
+    @classmethod
+    def _drain_file(cls, value: str) -> str:
+        return value or str(PROJECT_ROOT / "var" / "draining")
 
     @field_validator("database_url")
     @classmethod

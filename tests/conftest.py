@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx2
@@ -39,6 +40,7 @@ from servers import (
     SmtpSink,
     drop_test_databases,
     engines,
+    free_port,
     migrated_sqlite_copy,
     refuse_without_build,
 )
@@ -257,3 +259,42 @@ def service(tmp_path, monkeypatch):
     yield leads
     for cached in (settings.get_settings, db.engine_for, leads._limiters):
         cached.cache_clear()
+
+
+@dataclass(frozen=True)
+class ProxyBuild:
+    """The site built for an nginx proxy's origin (https://127.0.0.1:<port>), and its nginx maps."""
+
+    port: int
+    origin: str
+    web_dir: Path  # the Reflex web folder of that build (REFLEX_WEB_WORKDIR)
+    build: Path  # its client build, nginx's root
+    maps: Path  # scripts/nginx_maps.py's output
+
+
+@pytest.fixture(scope="session")
+def proxy_build(workdir) -> ProxyBuild:
+    """One production build for a proxy's origin, in its own web folder (the session's build is
+    untouched), shared by the modules that put deploy/nginx/nereo.conf in front of the site
+    (tests/test_nginx.py, tests/test_machines.py): each runs its nginx on this port in turn."""
+    port = free_port()
+    origin = f"https://127.0.0.1:{port}"
+    web_dir = workdir / "proxy-web"
+    env = SiteServer(
+        free_port(), workdir, SITE_URL=origin, REFLEX_WEB_WORKDIR=str(web_dir), ANALYTICS_SCRIPT_URL=""
+    ).env
+    subprocess.run(
+        [str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    build = web_dir / "build" / "client"
+    maps = workdir / "proxy-maps"
+    subprocess.run(
+        [str(BIN / "python"), "scripts/nginx_maps.py", "--build", str(build), "--out", str(maps)],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    return ProxyBuild(port, origin, web_dir, build, maps)

@@ -178,8 +178,8 @@ def free_port() -> int:
 class PrivateRedis:
     """redis-server on a free loopback port, without persistence; can be killed and restarted."""
 
-    def __init__(self):
-        self.port = free_port()
+    def __init__(self, port: int | None = None):
+        self.port = port or free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen | None = None
 
@@ -304,6 +304,8 @@ class SiteServer:
             PORT=str(port),
             SITE_URL=self.url,
             REFLEX_TELEMETRY_ENABLED="false",
+            # No look-up of Reflex's latest version on PyPI at each start or build (as the Makefile).
+            REFLEX_CHECK_LATEST_VERSION="false",
             DATABASE_URL=self.database_url,
             MAIL_SINK_DIR=str(self.mail_dir),
             # The whole test session shares 127.0.0.1: lift its per-IP budget. The production
@@ -502,13 +504,17 @@ def self_signed_certificate(directory: Path, host: str = "127.0.0.1") -> tuple[P
 
 
 class NginxProxy:
-    """`deploy/nginx/nereo.conf` run by our own nginx process on loopback, in front of one app.
+    """`deploy/nginx/nereo.conf` run by our own nginx process on loopback, in front of one app
+    or several (`upstream`: "127.0.0.1:port", or a list of them, one per machine).
 
     The deployment file is used as it is; only the machine-specific values are replaced: the
-    build and maps folders, the listen addresses, the certificate and the upstream servers.
+    build and maps folders, the listen addresses, the certificate and the upstream servers'
+    addresses (each keeps the shipped line's parameters: max_fails, fail_timeout).
     """
 
-    def __init__(self, workdir: Path, build_dir: Path, maps_dir: Path, upstream: str, port: int | None = None):
+    def __init__(
+        self, workdir: Path, build_dir: Path, maps_dir: Path, upstream: str | list[str], port: int | None = None
+    ):
         self.nginx = ensure_nginx()
         self.port = port or free_port()
         self.http_port = free_port()
@@ -539,13 +545,15 @@ class NginxProxy:
                 msg = f"{NGINX_CONF.name} no longer contains {old!r}: update NginxProxy"
                 raise AssertionError(msg)
             text = text.replace(old, new)
-        servers = re.findall(r"(?m)^ *server \d+\.\d+\.\d+\.\d+:\d+ [^\n]*\n", text)
+        servers = re.findall(r"(?m)^ *server (\d+\.\d+\.\d+\.\d+:\d+)( [^\n]*)\n", text)
         if not servers:
             raise AssertionError(f"{NGINX_CONF.name} has no upstream server line")
-        text = text.replace(servers[0], f"    server {self.upstream} max_fails=3 fail_timeout=10s;\n", 1)
-        for line in servers[1:]:
-            text = text.replace(line, "", 1)
-        return text
+        upstreams = [self.upstream] if isinstance(self.upstream, str) else self.upstream
+        lines = [f"    server {address}{servers[min(i, len(servers) - 1)][1]}\n" for i, address in enumerate(upstreams)]
+        block = "".join(f"    server {address}{params}\n" for address, params in servers)
+        if block not in text:
+            raise AssertionError(f"{NGINX_CONF.name}: the upstream server lines are no longer together")
+        return text.replace(block, "".join(lines), 1)
 
     def write_config(self) -> None:
         (self.dir / "nereo.conf").write_text(self.site_conf())
@@ -563,6 +571,10 @@ class NginxProxy:
 
     def _command(self, *args: str) -> list[str]:
         return [self.nginx, "-p", str(self.dir), "-e", str(self.dir / "error.log"), "-c", str(self.conf), *args]
+
+    def reload_command(self) -> str:
+        """The shell command that reloads this nginx gracefully (`nginx -s reload`)."""
+        return " ".join(self._command("-s", "reload"))
 
     def test_config(self) -> subprocess.CompletedProcess:
         """`nginx -t` on the configuration (output in stderr)."""

@@ -1,5 +1,6 @@
 """Health: the public answer is a status alone; the figures stay with operators; "degraded" means
-mail failed recently; a liveness path that needs no database; Reflex's own probes and the
+mail failed recently or Redis is out (lead capture still works: the machine stays in); a draining
+machine is not ready; a liveness path that needs no database; Reflex's own probes and the
 application server's name are not shown to visitors."""
 
 from __future__ import annotations
@@ -7,12 +8,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
 import httpx2
 from lead_payloads import lead_payload
-from servers import SiteServer, SmtpSink, free_port
+from servers import ROOT, SiteServer, SmtpSink, free_port
 
 HEALTH = "/api/v1/health"
 LIVE = "/api/v1/health/live"
@@ -70,6 +72,43 @@ def test_liveness_needs_no_database_while_readiness_says_down(workdir):
         assert (ready.status_code, ready.json()) == (503, {"status": "down"})
     finally:
         server.stop()
+
+
+def test_a_draining_machine_is_not_ready_yet_alive(site, monkeypatch, capsys):
+    """`ops drain` takes the machine out of a load balancer that checks readiness (503 draining)
+    while liveness says it is fine (a supervisor must not restart it); `ops undrain` ends it.
+    The session's site reads the default DRAIN_FILE, var/draining of the project."""
+    from marketing_site import ops, settings
+
+    monkeypatch.setenv("DRAIN_FILE", str(ROOT / "var" / "draining"))
+    settings.get_settings.cache_clear()
+    try:
+        assert ops.main(["drain"]) == 0
+        assert "draining" in capsys.readouterr().out
+        ready = httpx2.get(site + HEALTH)
+        assert (ready.status_code, ready.json()) == (503, {"status": "draining"})
+        assert httpx2.get(site + LIVE).status_code == 200
+    finally:
+        ops.main(["undrain"])
+        settings.get_settings.cache_clear()
+    ready = httpx2.get(site + HEALTH)
+    assert ready.status_code == 200 and ready.json()["status"] in ("ok", "degraded")
+
+
+def test_redis_out_is_degraded_not_down(service, monkeypatch):
+    """Redis unreachable leaves lead capture working (rate limits counted in the process), on every
+    machine alike: a load balancer that took out every machine for it would make it an outage."""
+    from marketing_site import settings
+    from marketing_site.services.health import health_report
+
+    with socket.socket() as closed:  # a port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        monkeypatch.setenv("REFLEX_REDIS_URL", f"redis://127.0.0.1:{closed.getsockname()[1]}/0")
+        settings.get_settings.cache_clear()
+        report = health_report()
+    assert (report["status"], report["redis"], report["database"]) == ("degraded", "error", "ok")
+    assert service.submit_lead(lead_payload(email="no-redis@example.com"), "10.4.0.3").status == "accepted"
+    settings.get_settings.cache_clear()
 
 
 # ----------------------------------------------------------------------------- operators' figures

@@ -8,6 +8,7 @@ The Makefile is read as text: `make -n` still runs recipe lines that contain $(M
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -166,3 +167,42 @@ def test_lint_fails_a_lock_out_of_step_with_pyproject(tmp_path):
     done = check()
     assert done.returncode != 0
     assert "needs to be updated" in done.stderr
+
+
+# Calls Reflex's own check of its latest version with the network replaced by a recorder: prints
+# whether it would have asked PyPI.
+VERSION_PROBE = """
+import reflex.utils.net as net
+import reflex.utils.prerequisites as prerequisites
+asked = []
+def recorded(url, **kwargs):
+    asked.append(url)
+    raise OSError("offline")
+net.get = recorded
+prerequisites.check_latest_package_version("reflex")
+print("asked PyPI" if asked else "did not ask")
+"""
+
+
+def test_make_build_does_not_look_up_the_latest_reflex_on_the_internet(tmp_path):
+    """`make build` (reflex export, which initialises a fresh web folder) and `make run` would ask
+    PyPI for Reflex's latest version. The probe runs Reflex's check in a recipe of this Makefile,
+    with the environment every recipe (build's included) gets, and on a fresh web folder, where
+    nothing recent is recorded: it must not ask. Without the Makefile's environment it does."""
+    env = {k: v for k, v in os.environ.items() if k != "REFLEX_CHECK_LATEST_VERSION"}
+    env.update(REFLEX_WEB_WORKDIR=str(tmp_path / "web"), VERSION_PROBE=VERSION_PROBE)
+    (tmp_path / "web").mkdir()
+    probe = 'version-probe: ; @$(BIN)/python -c "$$VERSION_PROBE"'
+    through_make = subprocess.run(
+        ["make", "--no-print-directory", "-s", "--eval", probe, "version-probe"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert through_make.stdout.strip() == "did not ask", through_make.stdout + through_make.stderr
+    alone = subprocess.run(
+        [str(BIN / "python"), "-c", VERSION_PROBE], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+    assert alone.stdout.strip() == "asked PyPI", alone.stdout + alone.stderr

@@ -1,10 +1,10 @@
 """The nginx configuration of deploy/ runs for real: Debian's nginx in front of the site.
 
-The module builds the site for the proxy's origin (`SITE_URL=https://127.0.0.1:<port>`, in
-its own Reflex web folder, so the session's build is untouched), serves that build with a
-production-like app (https SITE_URL, session secret, TRUSTED_PROXIES = the proxy), writes
-the nginx maps from it with scripts/nginx_maps.py and runs `deploy/nginx/nereo.conf` with a
-throwaway certificate as our own nginx process. Every check compares the proxy with the app
+The session builds the site for the proxy's origin once (`proxy_build` in conftest.py:
+`SITE_URL=https://127.0.0.1:<port>`, in its own Reflex web folder, so the session's build is
+untouched) and writes the nginx maps from it with scripts/nginx_maps.py; this module serves that
+build with a production-like app (https SITE_URL, session secret, TRUSTED_PROXIES = the proxy)
+and runs `deploy/nginx/nereo.conf` with a throwaway certificate as our own nginx process. Every check compares the proxy with the app
 behind it: same pages at the same exact paths, same 404s and redirects, same headers.
 """
 
@@ -23,7 +23,7 @@ import pytest
 from browser_checks import NOT_FOUND_EXAMPLES, not_found_suggestions, switch_to_alternate_prices_over_websocket
 from http_checks import NOT_FOUND_TEXT, unchunk
 from lead_payloads import lead_payload
-from servers import BIN, METRICS_SCRAPER, METRICS_TOKEN, ROOT, NginxProxy, SiteServer, ensure_nginx, free_port
+from servers import METRICS_SCRAPER, METRICS_TOKEN, NginxProxy, SiteServer, ensure_nginx, free_port
 
 from marketing_site import routes
 
@@ -51,39 +51,22 @@ class Proxied:
 
 
 @pytest.fixture(scope="module")
-def proxied(workdir, smtp):
+def proxied(workdir, smtp, proxy_build):
     ensure_nginx()
-    proxy_port = free_port()
-    origin = f"https://127.0.0.1:{proxy_port}"
-    web_dir = workdir / "proxy-web"
     app = SiteServer(
         free_port(),
         workdir,
         smtp,
-        SITE_URL=origin,
-        REFLEX_WEB_WORKDIR=str(web_dir),
+        SITE_URL=proxy_build.origin,
+        REFLEX_WEB_WORKDIR=str(proxy_build.web_dir),
         ANALYTICS_SCRIPT_URL="",
         SESSION_SECRET="proxy-test-session-secret",
         TRUSTED_PROXIES="127.0.0.1",
         RATE_LIMIT_PER_IP=str(PER_IP_LIMIT),
     )
-    subprocess.run(
-        [str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],
-        cwd=ROOT,
-        env=app.env,
-        check=True,
-    )
-    build = web_dir / "build" / "client"
-    maps = workdir / "proxy-maps"
-    subprocess.run(
-        [str(BIN / "python"), "scripts/nginx_maps.py", "--build", str(build), "--out", str(maps)],
-        cwd=ROOT,
-        env=app.env,
-        check=True,
-    )
     app.migrate()
     app.start()
-    proxy = NginxProxy(workdir, build, maps, f"127.0.0.1:{app.port}", port=proxy_port)
+    proxy = NginxProxy(workdir, proxy_build.build, proxy_build.maps, f"127.0.0.1:{app.port}", port=proxy_build.port)
     proxy.write_config()
     config_test = proxy.test_config()
     if config_test.returncode == 0:

@@ -1,11 +1,13 @@
 """Health for load balancers and orchestrators; the figures are for operators only.
 
-    GET /api/v1/health       {"status": "ok" | "degraded" | "down"}: 200, or 503 when down (the
-                             database or the configured Redis is unreachable), so a load balancer
-                             takes the machine out (services.health decides)
-    GET /api/v1/health/live  {"status": "alive"}: the worker answers; touches no database or
-                             Redis, so an orchestrator restarts a stuck process, not one whose
-                             database is down
+    GET /api/v1/health       readiness, for load balancers: {"status": "ok" | "degraded" |
+                             "draining" | "down"}: 200 when the machine takes visitors (ok,
+                             degraded: Redis down or mail failing leaves lead capture working),
+                             503 when it should get none (draining: an operator is taking it out;
+                             down: its database is unreachable); services.health decides
+    GET /api/v1/health/live  liveness, for supervisors: {"status": "alive"}: the worker answers;
+                             touches no database, Redis or drain file, so an orchestrator restarts
+                             a stuck process, not one whose database is down or that is draining
 
 Nothing more is public: the mail counts are in the console and `python -m marketing_site.ops
 health`. Reflex's own `/ping` and `/_health` are not served (exact_paths answers them 404).
@@ -27,7 +29,7 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 async def readiness(_: Request) -> JSONResponse:
     status = await to_thread.run_sync(health.public_status)
-    return JSONResponse({"status": status}, 503 if status == "down" else 200, headers=NO_STORE)
+    return JSONResponse({"status": status}, 503 if status in health.NOT_READY else 200, headers=NO_STORE)
 
 
 async def liveness(_: Request) -> JSONResponse:

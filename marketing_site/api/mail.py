@@ -163,15 +163,17 @@ OPENAPI = {
         },
         "/api/v1/health": {
             "get": {
-                "summary": "Can this worker serve? Its status only (database, Redis, mail outbox).",
+                "summary": "Readiness: should a load balancer send this machine visitors? Its status only.",
                 "operationId": "health",
                 "responses": {
                     "200": {
-                        "description": "Serving (`degraded`: mail failed in the last hours, or is late).",
+                        "description": "Serving (`degraded`: Redis unreachable, or mail failed in the last "
+                        "hours, or is late: leads are still taken).",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}},
                     },
                     "503": {
-                        "description": "Database or Redis down.",
+                        "description": "Not ready: `down` (database unreachable) or `draining` (an operator "
+                        "is taking the machine out).",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}},
                     },
                 },
@@ -179,7 +181,7 @@ OPENAPI = {
         },
         "/api/v1/health/live": {
             "get": {
-                "summary": "Is the process answering? Touches no database (for orchestrators).",
+                "summary": "Liveness: is the process answering? Touches no database (for supervisors).",
                 "operationId": "liveness",
                 "responses": {"200": {"description": "Alive."}},
             }
@@ -191,7 +193,7 @@ OPENAPI = {
             "Health": {
                 "type": "object",
                 "required": ["status"],
-                "properties": {"status": {"type": "string", "enum": ["ok", "degraded", "down"]}},
+                "properties": {"status": {"type": "string", "enum": ["ok", "degraded", "draining", "down"]}},
             },
             "Errors": {
                 "type": "object",

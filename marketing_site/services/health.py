@@ -1,10 +1,18 @@
-"""Can this worker serve? The one health check behind GET /api/v1/health, the console and `ops health`.
+"""What can this machine do? The one health check behind GET /api/v1/health, the console and `ops health`.
 
-The public answer (`api.health`) is the status alone: `ok`, `degraded` (mail is failing or late:
-the site still takes leads, an operator should look) or `down` (the database, or the configured
-Redis, cannot be reached: a load balancer takes the machine out). The figures behind it (mail
-sent, pending, failed) are business data: they are shown to operators only, in the console and
-by `python -m marketing_site.ops health`.
+The public answer (`api.health`) is the status alone, for a load balancer choosing machines:
+
+- `ok`;
+- `degraded`: the machine serves visitors and takes leads, but something an operator should
+  look at is wrong: mail failing or late, or Redis unreachable (rate limits are then counted in
+  each process and connected pages lose their server state, on every machine alike: taking them
+  all out would only turn that into an outage);
+- `draining`: an operator is taking the machine out (DRAIN_FILE exists, `ops drain`), so that
+  a restart loses no visitor: not ready;
+- `down`: the database cannot be reached, so no lead can be stored here: not ready.
+
+The figures behind it (mail sent, pending, failed) are business data: they are shown to
+operators only, in the console and by `python -m marketing_site.ops health`.
 
 "Failing" means a message failed for good in the last RECENT_FAILURE_HOURS hours: an old failure,
 already seen (and retried or not) by an operator, does not keep the site degraded forever.
@@ -18,6 +26,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import case, func, or_, text
@@ -33,7 +42,9 @@ LATE_SECONDS = 15 * 60
 STUCK_SECONDS = 60
 # A message failed for good within this many hours makes the outbox "failing".
 RECENT_FAILURE_HOURS = 6
-STATUSES = ("ok", "degraded", "down")
+STATUSES = ("ok", "degraded", "draining", "down")
+# A load balancer sends no visitor to a machine in these (readiness answers 503).
+NOT_READY = ("draining", "down")
 log = logging.getLogger("marketing_site.health")
 
 
@@ -150,12 +161,34 @@ def check_redis() -> str:
     return "ok"
 
 
+def draining() -> bool:
+    """An operator is taking this machine out of the load balancer (DRAIN_FILE exists)."""
+    return Path(get_settings().drain_file).exists()
+
+
+def set_draining(on: bool) -> Path:
+    """Start (on) or end the drain of this machine; returns the drain file."""
+    path = Path(get_settings().drain_file)
+    if on:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    else:
+        path.unlink(missing_ok=True)
+    return path
+
+
 def health_report(now: datetime | None = None) -> dict:
     """The full report, for operators (blocking: run it in a thread from async code)."""
     database, outbox = check_database(now)
     redis_status = check_redis()
-    down = database == "error" or redis_status == "error"
-    status = "down" if down else "degraded" if outbox.get("status") != "ok" else "ok"
+    if database == "error":
+        status = "down"
+    elif draining():
+        status = "draining"
+    elif redis_status == "error" or outbox.get("status") != "ok":
+        status = "degraded"
+    else:
+        status = "ok"
     return {"status": status, "database": database, "redis": redis_status, "outbox": outbox}
 
 

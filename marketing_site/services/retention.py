@@ -15,7 +15,7 @@ from datetime import date, datetime
 from sqlalchemy import delete, func
 from sqlmodel import col, select
 
-from marketing_site.db import new_session
+from marketing_site.db import new_session, rows_changed
 from marketing_site.db.audience import ROLLUPS, PageViewDay
 from marketing_site.db.booking import Booking
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
@@ -43,7 +43,14 @@ class PurgeResult:
 
 
 def purge_leads(months: int, now: datetime | None = None, dry_run: bool = False) -> PurgeResult:
-    """Delete the leads (and their mail) of prospects with no contact in the last `months`."""
+    """Delete the leads (and their mail) of prospects with no contact in the last `months`.
+
+    The figures are what this run deleted, counted from its own DELETE statements: two purges
+    that overlap (cron on two machines) report each row once between them, never twice. The
+    run's first statement is a write, so on SQLite it waits for the other run's write lock and
+    then reads what that run left; on PostgreSQL it locks the stale leads (FOR UPDATE) before
+    touching their mail and bookings, so the second run waits and finds them gone.
+    """
     if months < 1:
         raise ValueError("the retention period is at least one month")
     now = now or utcnow()
@@ -52,32 +59,42 @@ def purge_leads(months: int, now: datetime | None = None, dry_run: bool = False)
     email = func.lower(Lead.email)
     stale = select(email).group_by(email).having(func.max(Lead.created_at) < cutoff)
     lead_ids = select(Lead.id).where(email.in_(stale))
+    if dry_run:
+        with new_session() as session:
+            return PurgeResult(
+                cutoff=cutoff,
+                prospects=session.exec(select(func.count()).select_from(stale.subquery())).one(),
+                leads=session.exec(select(func.count()).select_from(lead_ids.subquery())).one(),
+                mails=session.exec(
+                    select(func.count()).select_from(OutboxMessage).where(col(OutboxMessage.lead_id).in_(lead_ids))
+                ).one(),
+                bookings=session.exec(
+                    select(func.count()).select_from(Booking).where(col(Booking.lead_id).in_(lead_ids))
+                ).one(),
+                view_days=session.exec(
+                    select(func.count()).select_from(PageViewDay).where(PageViewDay.day < views_cutoff)
+                ).one(),
+                views_cutoff=views_cutoff,
+            )
+    leads = mails = bookings = 0
+    prospects: set[str] = set()
     with new_session() as session, session.begin():
-        prospects = session.exec(select(func.count()).select_from(stale.subquery())).one()
-        leads = session.exec(select(func.count()).select_from(lead_ids.subquery())).one()
-        mails = session.exec(
-            select(func.count()).select_from(OutboxMessage).where(col(OutboxMessage.lead_id).in_(lead_ids))
-        ).one()
-        bookings = session.exec(
-            select(func.count()).select_from(Booking).where(col(Booking.lead_id).in_(lead_ids))
-        ).one()
-        view_days = session.exec(
-            select(func.count()).select_from(PageViewDay).where(PageViewDay.day < views_cutoff)
-        ).one()
-        if not dry_run:
-            session.execute(delete(PageViewDay).where(col(PageViewDay.day) < views_cutoff))
-            for rollup, _ in ROLLUPS:
-                session.execute(delete(rollup).where(col(rollup.day) < views_cutoff))
-            ids = list(session.exec(lead_ids).all())
-            for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
-                # A demo still to come is cancelled first (sales told): the same rule as an erasure.
-                booking.erase_bookings(session, select(Lead.id).where(col(Lead.id).in_(chunk)))
-                session.execute(delete(OutboxMessage).where(col(OutboxMessage.lead_id).in_(chunk)))
-                session.execute(delete(Lead).where(col(Lead.id).in_(chunk)))
+        view_days = rows_changed(session.execute(delete(PageViewDay).where(col(PageViewDay.day) < views_cutoff)))
+        for rollup, _ in ROLLUPS:
+            session.execute(delete(rollup).where(col(rollup.day) < views_cutoff))
+        rows = session.execute(select(Lead.id, email).where(email.in_(stale)).with_for_update()).all()
+        ids = [lead_id for lead_id, _ in rows]
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            # A demo still to come is cancelled first (sales told): the same rule as an erasure.
+            bookings += booking.erase_bookings(session, select(Lead.id).where(col(Lead.id).in_(chunk)))
+            mails += rows_changed(session.execute(delete(OutboxMessage).where(col(OutboxMessage.lead_id).in_(chunk))))
+            deleted = session.execute(delete(Lead).where(col(Lead.id).in_(chunk)).returning(email)).scalars().all()
+            leads += len(deleted)
+            prospects.update(deleted)
     return PurgeResult(
         cutoff=cutoff,
-        prospects=prospects,
+        prospects=len(prospects),
         leads=leads,
         mails=mails,
         bookings=bookings,
