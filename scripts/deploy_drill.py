@@ -40,7 +40,8 @@ import httpx2
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from machines import READY, LeadFlow, Machine, PrivateRedis, free_ports, make_release, summary
+from machines import READY, LeadFlow, Machine, free_ports, make_release, summary
+from servers import PrivateRedis
 from servers import BIN, NginxProxy, SiteServer, SmtpSink, ensure_nginx, free_port
 
 os.environ.setdefault("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
