@@ -41,8 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from machines import READY, LeadFlow, Machine, free_ports, make_release, summary
-from servers import PrivateRedis
-from servers import BIN, NginxProxy, SiteServer, SmtpSink, ensure_nginx, free_port
+from servers import BIN, NginxProxy, PrivateRedis, SiteServer, SmtpSink, ensure_nginx, free_port
 
 os.environ.setdefault("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 os.environ.setdefault("TEST_PORT", "8976")  # names the drill's PostgreSQL database, mstest_8976_…

@@ -27,8 +27,7 @@ from urllib.parse import quote
 import httpx2
 import pytest
 from machines import READY, LeadFlow, Machine, free_ports, make_release, summary
-from servers import PrivateRedis
-from servers import ROOT, NginxProxy, SiteServer, engines
+from servers import ROOT, NginxProxy, PrivateRedis, SiteServer, engines
 
 from marketing_site import routes
 
