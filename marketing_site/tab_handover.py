@@ -105,7 +105,7 @@ class HandoverTokenManager(RedisTokenManager):
         await super().close()
 
 
-_reflex_create = TokenManager.create.__func__  # type: ignore[attr-defined]
+_reflex_create = TokenManager.create.__func__  # type: ignore[attr-defined]  # a classmethod read from its class is bound: __func__ is there
 
 
 def _create(cls: type[TokenManager]) -> TokenManager:
@@ -117,4 +117,4 @@ def _create(cls: type[TokenManager]) -> TokenManager:
 
 def install() -> None:
     """Reflex's token managers are created by `TokenManager.create`: with Redis, ours."""
-    token_manager.TokenManager.create = classmethod(_create)  # type: ignore[method-assign,assignment]
+    token_manager.TokenManager.create = classmethod(_create)  # type: ignore[method-assign,assignment]  # replacing Reflex's factory is the point (tests/test_tab_handover.py)

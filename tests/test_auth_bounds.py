@@ -376,7 +376,7 @@ def test_the_self_check_names_the_setting_to_change_for_each_gap_in_discovery(
     errors = [text for level, text in findings if level >= logging.ERROR]
     offered = metadata.get("scopes_supported")
     missing_offline = refresh and bool(offered) and "offline_access" not in offered
-    assert ("OIDC_USE_REFRESH_TOKENS=false" in texts) is missing_offline
+    assert ("OIDC_USE_REFRESH_TOKENS to false" in texts) is missing_offline
     assert ("offline_access" in party.scopes(metadata)) is (refresh and not missing_offline)
     for scope in ("profile", "email"):
         gap = bool(offered) and scope not in offered

@@ -396,7 +396,7 @@ def test_without_offline_access_the_self_check_says_so_and_the_site_logs_in_and_
     assert page.get_by_test_id("auth-error").inner_text() == "Login failed"
     _wait_for(lambda: "invalid_scope" in dot.site_log_since(offset), 10, "no log line for invalid_scope")
     line = next(line for line in dot.site_log_since(offset).splitlines() if "invalid_scope" in line)
-    assert '"level": "ERROR"' in line and "OIDC_USE_REFRESH_TOKENS=false" in line, line
+    assert '"level": "ERROR"' in line and "OIDC_USE_REFRESH_TOKENS to false" in line, line
 
     offset = dot.site_log_size()
     site_server.stop()
@@ -404,7 +404,7 @@ def test_without_offline_access_the_self_check_says_so_and_the_site_logs_in_and_
     _wait_for(lambda: "accepts client" in dot.site_log_since(offset), 90, "the self-check did not end")
     startup = dot.site_log_since(offset)
     warning = next(line for line in startup.splitlines() if "offline_access scope" in line)
-    assert '"level": "WARNING"' in warning and "OIDC_USE_REFRESH_TOKENS=false" in warning
+    assert '"level": "WARNING"' in warning and "OIDC_USE_REFRESH_TOKENS to false" in warning
     assert "OIDC self-check: provider " + dot.provider.issuer in startup  # the issuer in full
 
     page, authorize = _logged_in_on(new_page, site, "/compare")

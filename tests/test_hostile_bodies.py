@@ -45,7 +45,7 @@ CASES = {
     "beacon not JSON": ("/api/v1/audience", BEACON, "{not json", 204),
     "beacon 2 MB": ("/api/v1/audience", BEACON, LARGE, 413),
     "logout token nested header": ("/auth/backchannel-logout", FORM, _logout_token(NESTED), 400),
-    "logout token 2 MB": ("/auth/backchannel-logout", FORM, urlencode({"logout_token": LARGE}), 400),
+    "logout token 2 MB": ("/auth/backchannel-logout", FORM, urlencode({"logout_token": LARGE}), 413),
 }
 
 

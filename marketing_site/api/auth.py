@@ -243,7 +243,7 @@ def _provider_refused(party: oidc.RelyingParty, error: str, description: str) ->
     if error == "invalid_scope":
         advice = (
             f"the site asked for scope {party.scope!r} (less what discovery says the provider does not offer): "
-            "add the missing scope to the client at the provider, or set OIDC_USE_REFRESH_TOKENS=false if it "
+            "add the missing scope to the client at the provider, or set OIDC_USE_REFRESH_TOKENS to false if it "
             "is offline_access"
         )
     logger.error(

@@ -854,7 +854,7 @@ class RelyingParty:
                 text = (
                     "the provider does not offer the offline_access scope (scopes_supported): the site logs in "
                     "without it, and refreshes only if the provider issues refresh tokens anyway. Add the scope "
-                    "at the provider, or set OIDC_USE_REFRESH_TOKENS=false."
+                    "at the provider, or set OIDC_USE_REFRESH_TOKENS to false."
                 )
                 findings.append((logging.WARNING, text))
             else:
