@@ -6,8 +6,9 @@ import reflex as rx
 from reflex.plugins.sitemap import SitemapPlugin
 
 from marketing_site import logs, metrics_storage
-from marketing_site.exact_paths import ExactPathPlugin, respawn_failed_workers
-from marketing_site.frontend_build import SiteFrontendPlugin
+from marketing_site.reflex_internals.exact_paths import ExactPathPlugin, respawn_failed_workers
+from marketing_site.reflex_internals.frontend_build import SiteFrontendPlugin
+from marketing_site.reflex_internals.reflex_logging import route_reflex_output
 from marketing_site.settings import SettingsError, get_settings, refuse_unshared_workers
 
 try:
@@ -22,8 +23,9 @@ metrics_storage.prepare_process_group(settings)
 # Loaded by `reflex run` before it starts Granian: a killed worker is replaced, not fatal.
 respawn_failed_workers()
 # The root logger's one handler, before Granian's supervisor logs (marketing_site.py again in
-# the workers, after Reflex attached its own console sinks).
+# the workers, after Reflex attached its own console sinks), Reflex's own output through it.
 logs.configure()
+route_reflex_output()
 
 config = rx.Config(
     app_name="marketing_site",

@@ -289,7 +289,7 @@ export function LoginLink({ href, children, ...props }) {
 }
 
 // A region of the page with nothing to hydrate (no state, no handlers, no widget: see
-// marketing_site/components/hydration.py). While React hydrates the prerendered document,
+// marketing_site/reflex_internals/hydration.py). While React hydrates the prerendered document,
 // it renders the region's element with `dangerouslySetInnerHTML` set to a constant, so React
 // neither builds nor checks the hundreds of fibers inside it and keeps the server's DOM as it
 // is (the same object on every render: React never writes that innerHTML). Mounted any other

@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 
 import reflex as rx
-from reflex_base.event import EventSpec
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 
@@ -31,7 +30,7 @@ logger = logging.getLogger("marketing_site.failures")
 NOTICE_REF = "site_error"
 
 
-def report_backend_exception(exception: Exception) -> EventSpec:
+def report_backend_exception(exception: Exception) -> rx.event.EventSpec:
     reference = new_reference()
     logger.error("event handler failed ref=%s", reference, exc_info=exception)
     metrics.EVENT_HANDLER_FAILURES.inc()

@@ -10,7 +10,6 @@ import reflex as rx
 
 from marketing_site import (
     error_reports,
-    exact_paths,
     failures,
     logs,
     metrics,
@@ -18,7 +17,6 @@ from marketing_site import (
     security,
     seo,
     structured_data,
-    tab_handover,
     theme,
 )
 from marketing_site.api import api_app
@@ -26,11 +24,14 @@ from marketing_site.components.consent import COOKIE_NAME, ConsentGate
 from marketing_site.components.error_boundary import site_error_boundary
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
+from marketing_site.reflex_internals import app_frame, exact_paths, reflex_logging, tab_handover
+from marketing_site.reflex_internals.event_middleware import CountHydrations
 from marketing_site.services import mail, oidc
 from marketing_site.settings import get_settings
 from marketing_site.state.auth import AuthState
 
 logs.configure()
+reflex_logging.route_reflex_output()
 # Must run before any page is added: the spec's routes have accented parts.
 exact_paths.install()
 # Before the app creates its token manager: a tab whose worker died keeps its state.
@@ -118,15 +119,13 @@ app = rx.App(
     # A failing event handler: logged with a reference the page shows in its words (failures.py).
     backend_exception_handler=failures.report_backend_exception,
 )
-# Reflex's connection overlay (a pulsing icon when the websocket is down) draws with runtime
-# CSS (Emotion) and an icon component on every page, for a signal this site does not give:
-# its toaster is off above, and each widget that talks to the backend reports its own errors.
-app.app_wraps.pop((5, "Overlay"))
-# The error boundary shows the site's own message (components/error_boundary.py).
-app.app_wraps[55, "ErrorBoundary"] = site_error_boundary
+# No connection overlay (its toaster is off above too), and the error boundary shows the site's
+# own message (components/error_boundary.py).
+app_frame.drop_connection_overlay(app)
+app_frame.use_error_boundary(app, site_error_boundary)
 _add_site_pages(app)
 # Counts hydrations; first, so that it sees every event before any middleware answers one.
-app.add_middleware(metrics.count_hydrations(), index=0)
+app.add_middleware(CountHydrations(), index=0)
 # Error reports (SENTRY_DSN) in each worker, before anything can fail.
 app.register_lifespan_task(error_reports.start)
 # Refuses to start where a mail header could be written unsafely (services/mail_headers.py), then

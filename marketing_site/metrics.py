@@ -245,22 +245,6 @@ class HttpMetrics:
             HTTP_DURATION.labels(route=route, method=method).observe(time.perf_counter() - began)
 
 
-def count_hydrations() -> Any:
-    """A Reflex middleware that counts hydrations (`app.add_middleware(..., index=0)`: first, so
-    that no other middleware answers the event before it is seen)."""
-    from reflex.middleware import Middleware
-    from reflex_base.constants import CompileVars
-
-    hydrate_events = (CompileVars.HYDRATE, CompileVars.HYDRATE_AND_LOAD)
-
-    class CountHydrations(Middleware):
-        async def preprocess(self, app: Any, state: Any, event: Any) -> None:
-            if event.name.rpartition(".")[2] in hydrate_events:
-                HYDRATIONS.inc()
-
-    return CountHydrations()
-
-
 # ----------------------------------------------------------------------------- exposition
 
 

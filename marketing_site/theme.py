@@ -52,7 +52,7 @@ def accent_class(name: str) -> str:
     """The class giving an element (and what it contains) the accent `name` as `--accent`.
 
     A class rather than an inline style: inline styles go through Reflex's runtime CSS
-    (Emotion), which static, unhydrated markup (`components.hydration`) cannot use.
+    (Emotion), which static, unhydrated markup (`reflex_internals.hydration`) cannot use.
     """
     if name not in accent_names():
         raise ValueError(f"unknown accent {name!r}; one of {accent_names()}")

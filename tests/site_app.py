@@ -28,7 +28,7 @@ HOME = (
 def stub_build(web_dir: Path) -> Path:
     """A production build of a few files in `web_dir` (a REFLEX_WEB_WORKDIR); returns its
     static folder. The manifest is the one `exact_paths.write_manifest` writes."""
-    from marketing_site import exact_paths
+    from marketing_site.reflex_internals import exact_paths
     from marketing_site.security import inline_script_hashes
 
     static = web_dir / "build" / "client"

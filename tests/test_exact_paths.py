@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from marketing_site import exact_paths, routes
+from marketing_site import routes
+from marketing_site.reflex_internals import exact_paths
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Partial hydration (components/hydration.py) and the trimmed frontend build (frontend_build.py).
+"""Partial hydration (reflex_internals/hydration.py) and the trimmed frontend build (frontend_build.py).
 
 The parts of a page that need no JavaScript keep their prerendered DOM through hydration,
 everything interactive still hydrates, links inside kept parts still navigate client-side,
@@ -14,10 +14,9 @@ import pytest
 import reflex as rx
 
 from marketing_site import routes
-from marketing_site.components.client import StaticHtml
-from marketing_site.components.hydration import MIN_REGION_NODES, keep_static_regions
 from marketing_site.components.links import link
-from marketing_site.frontend_build import add_site_plugin, runtime_css_props
+from marketing_site.reflex_internals.frontend_build import add_site_plugin, runtime_css_props
+from marketing_site.reflex_internals.hydration import MIN_REGION_NODES, StaticHtml, keep_static_regions
 from marketing_site.state.pricing import PricingState
 
 HYDRATED = "() => window.__reactRouterDataRouter !== undefined"
@@ -93,7 +92,7 @@ def test_a_css_prop_in_compiled_code_is_found(tmp_path):
 
 
 def test_the_built_site_ships_no_runtime_css(site):
-    from marketing_site.exact_paths import static_dir_of_build
+    from marketing_site.reflex_internals.exact_paths import static_dir_of_build
 
     web_dir = static_dir_of_build().parent.parent
     assert runtime_css_props(web_dir) == []

@@ -83,3 +83,41 @@ def test_the_lower_layers_never_import_the_upper_ones():
     files = [f for item in LOWER for f in ([item] if item.is_file() else sorted(item.rglob("*.py")))]
     assert len(files) > 20
     assert [line for path in files for line in upward_imports(path)] == []
+
+
+# Reflex's public face: `reflex` itself (rx), its component packages, and the plugin the config
+# disables. Everything else of Reflex is internals, reached from marketing_site/reflex_internals/
+# only (docs/reflex-upgrade.md lists each touch point).
+REFLEX_PUBLIC_MODULES = ("reflex.plugins.sitemap",)
+REFLEX_PACKAGES = ("reflex", "reflex_base")
+
+
+def _public(module: str) -> bool:
+    import reflex
+
+    if module == "reflex" or any(module == name or module.startswith(f"{name}.") for name in REFLEX_PUBLIC_MODULES):
+        return True
+    # `from reflex import x`: a name rx offers
+    return module.count(".") == 1 and module.startswith("reflex.") and hasattr(reflex, module.removeprefix("reflex."))
+
+
+def reflex_internal_imports(path: Path) -> list[str]:
+    return [
+        f"{path.relative_to(ROOT)}:{line}: {module}"
+        for line, module in imported_modules(path)
+        if module.split(".")[0] in REFLEX_PACKAGES and not _public(module)
+    ]
+
+
+def test_only_the_internals_package_reaches_into_reflex():
+    outside = [
+        path
+        for path in [*(ROOT / "marketing_site").rglob("*.py"), ROOT / "rxconfig.py"]
+        if "reflex_internals" not in path.parts
+    ]
+    assert len(outside) > 100
+    assert [found for path in outside for found in reflex_internal_imports(path)] == []
+    # The scan sees them where they are.
+    assert reflex_internal_imports(ROOT / "marketing_site" / "reflex_internals" / "app_frame.py") == []
+    assert reflex_internal_imports(ROOT / "marketing_site" / "reflex_internals" / "router_headers.py") == []
+    assert reflex_internal_imports(ROOT / "marketing_site" / "reflex_internals" / "tab_handover.py")

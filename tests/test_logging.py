@@ -25,8 +25,10 @@ from reflex_base.utils import log as reflex_log
 
 reflex_log.enable_managed_logging()  # what the reflex CLI does: its own sinks on "reflex"
 from marketing_site import logs
+from marketing_site.reflex_internals.reflex_logging import route_reflex_output
 
 logs.configure()
+route_reflex_output()
 granian.log.configure_logging(granian.log.LogLevels.info, logs.granian_log_config())
 logging.getLogger("httpx2").warning(
     'HTTP Request: GET https://calendar.example/private-canary-ics/basic.ics?token=canary-token "HTTP/1.1 200 OK"'
@@ -102,8 +104,10 @@ from reflex_base.utils import console, log as reflex_log
 
 reflex_log.enable_managed_logging()
 from marketing_site import logs
+from marketing_site.reflex_internals.reflex_logging import route_reflex_output
 
 logs.configure()
+route_reflex_output()
 reflex_log.ensure_configured()
 console.set_log_level(LogLevel.INFO)
 reflex_log.set_json_mode(False)
@@ -151,11 +155,11 @@ def test_reflex_banners_prints_and_records_are_json_lines_for_good():
 def test_a_reflex_upgrade_that_moves_what_the_site_replaces_stops_the_start(monkeypatch):
     from reflex_base.utils import console
 
-    from marketing_site import logs
+    from marketing_site.reflex_internals import reflex_logging
 
     monkeypatch.delattr(console, "rule")
-    with pytest.raises(logs.ReflexLoggingMoved, match=r"reflex_base\.utils\.console\.rule"):
-        logs._reflex_through_root()
+    with pytest.raises(reflex_logging.ReflexLoggingMoved, match=r"reflex_base\.utils\.console\.rule"):
+        reflex_logging.route_reflex_output()
 
 
 # ------------------------------------------------------------------ any text, one JSON line

@@ -1,6 +1,6 @@
 """An anonymous reader opens no state websocket; whoever needs the server's state still connects.
 
-The connection policy is in `marketing_site/frontend_build.py` (its Vite plugin rewrites
+The connection policy is in `marketing_site/reflex_internals/frontend_build.py` (its Vite plugin rewrites
 Reflex's client, `frontend/vite_plugin.js`). Here: the rewrite against the installed Reflex's
 own `state.js` (a Reflex upgrade that moves what it rewrites fails here, and the build stops),
 the policy's page list against the pages' on_load events, and in Chromium the websockets of
@@ -27,7 +27,12 @@ from http_checks import StateSocket
 from servers import ROOT
 
 from marketing_site import routes
-from marketing_site.frontend_build import STATE_COOKIES, VITE_PLUGIN, add_site_plugin, connection_policy
+from marketing_site.reflex_internals.frontend_build import (
+    STATE_COOKIES,
+    VITE_PLUGIN,
+    add_site_plugin,
+    connection_policy,
+)
 
 HYDRATED = "() => window.__reactRouterDataRouter !== undefined"
 STATE_JS = Path(__import__("reflex_base").__file__).parent / ".templates" / "web" / "utils" / "state.js"
@@ -125,7 +130,7 @@ def test_the_policy_lists_the_pages_with_an_on_load_and_the_login_cookies():
 
 
 def test_the_built_client_carries_the_policy(site):
-    from marketing_site.exact_paths import static_dir_of_build
+    from marketing_site.reflex_internals.exact_paths import static_dir_of_build
 
     scripts = "".join(p.read_text(errors="replace") for p in (static_dir_of_build() / "assets").glob("*.js"))
     assert "/start-free-trial" in scripts and "nereo.is.authenticated" in scripts

@@ -1,5 +1,5 @@
 """A tab keeps its token (so its server state) when the worker it was connected to is gone, and
-only then (marketing_site/tab_handover.py), on a real Redis (TEST_REDIS_URL): two token
+only then (marketing_site/reflex_internals/tab_handover.py), on a real Redis (TEST_REDIS_URL): two token
 managers play two workers. tests/test_machines.py shows it end to end in Chromium."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(not os.environ.get("TEST_REDIS_URL"), reason="TE
 def _managers(count: int):
     from redis.asyncio import Redis
 
-    from marketing_site.tab_handover import HandoverTokenManager
+    from marketing_site.reflex_internals.tab_handover import HandoverTokenManager
 
     redis = Redis.from_url(os.environ["TEST_REDIS_URL"])
     return redis, [HandoverTokenManager(redis) for _ in range(count)]
@@ -38,7 +38,7 @@ async def _close(redis, managers, tokens) -> None:
 
 
 def test_a_tab_of_a_dead_worker_keeps_its_token_a_duplicate_of_a_live_one_does_not():
-    from marketing_site.tab_handover import HEARTBEAT_SECONDS
+    from marketing_site.reflex_internals.tab_handover import HEARTBEAT_SECONDS
 
     async def scenario() -> dict:
         redis, (first, second) = _managers(2)

@@ -72,16 +72,6 @@ class AudienceOptOut(rx.Component):
     opt_in_label: rx.Var[str]
 
 
-class StaticHtml(rx.Component):
-    """An element whose prerendered content hydration keeps as is (`components.hydration`)."""
-
-    library = SITE_UI
-    tag = "StaticHtml"
-    # The HTML element ("section", "div" …) and its props, as React takes them.
-    element: rx.Var[str]
-    attrs: rx.Var[dict]
-
-
 class NotFoundSuggestions(rx.Component):
     """The known pages nearest to the unknown path the browser shows (computed there)."""
 

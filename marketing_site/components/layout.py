@@ -9,10 +9,10 @@ from marketing_site.components.auth_status import auth_alert, backend_navigation
 from marketing_site.components.client import PageFrame
 from marketing_site.components.consent import consent_manager
 from marketing_site.components.footer import footer
-from marketing_site.components.hydration import keep_static_regions
 from marketing_site.components.navbar import navbar
 from marketing_site.components.site_notice import site_notice
 from marketing_site.content.words import words
+from marketing_site.reflex_internals.hydration import keep_static_regions
 
 MAIN_ID = "contenu"
 

@@ -11,9 +11,9 @@ page words fall back to French.
 from __future__ import annotations
 
 import reflex as rx
-from reflex.vars.base import VarData
 
 from marketing_site.content.words import words
+from marketing_site.reflex_internals.client_vars import hook_var
 
 FALLBACK_LANG = "en"
 
@@ -25,13 +25,7 @@ def lookup(lang: str, key: str) -> str:
 
 # The browser's message language, decided in the browser (`useBrowserLang` in
 # assets/site_ui.jsx): no server round trip, and "fr" until the page is hydrated.
-BROWSER_LANG: rx.Var[str] = rx.Var(
-    "browserLang",
-    _var_data=VarData(
-        hooks={"const browserLang = useBrowserLang()": None},
-        imports={"$/public/site_ui.jsx": ["useBrowserLang"]},
-    ),
-).to(str)
+BROWSER_LANG: rx.Var[str] = hook_var("browserLang", "useBrowserLang", "$/public/site_ui.jsx").to(str)
 
 
 def message(key: str, lang: str | None = None) -> rx.Var | str:

@@ -15,6 +15,7 @@ from typing import Any
 
 import reflex as rx
 
+from marketing_site.reflex_internals.router_headers import peer_and_forwarded
 from marketing_site.services import password_reset
 from marketing_site.services.password_reset import FAILED, RATE_LIMITED, REQUESTED
 from marketing_site.settings import get_settings
@@ -42,9 +43,6 @@ class PasswordResetState(rx.State):
             return
         self.busy = True
         yield
-        headers = self.router.headers.raw_headers
-        client = password_reset.client_of(
-            headers.get("asgi-scope-client") or self.router.session.client_ip, headers.get("x-forwarded-for", "")
-        )
+        client = password_reset.client_of(*peer_and_forwarded(self.router))
         self.outcome, _wait = await password_reset.request_reset(email, client)
         self.busy = False

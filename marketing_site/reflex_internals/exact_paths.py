@@ -4,8 +4,9 @@ Reflex gets five things wrong for this site, and this module is the one place th
 
 1. Its route check accepts only ASCII route parts, while the spec has accented paths
    (`/portail-client-privée`). `install` widens the check to Unicode letters;
-   react-router matches decoded paths, so client-side navigation just works. It also has
-   react-router prerender one path per language that no page matches, so the not-found
+   react-router matches decoded paths, so client-side navigation just works. `ExactPathPlugin`
+   (through Reflex's public modify task on `react-router.config.js`) has react-router
+   prerender one path per language that no page matches, so the not-found
    page exists as HTML rendered by the catch-all routes themselves (the French one for
    `*`, the English one for `/en/*`), and hydrates cleanly at any unknown path.
    Its backend finds a page's on_load events by the browser's path, which the browser
@@ -96,29 +97,10 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 def install() -> None:
     """Adapt Reflex before pages are added (idempotent)."""
-    from reflex.utils import frontend_skeleton
     from reflex_base import constants
 
     constants.RouteRegex.SLUG = re.compile(r"[\w-]+")  # \w is Unicode-aware
     _decode_load_event_paths()
-    original = frontend_skeleton._update_react_router_config
-    if getattr(original, "prerenders_not_found", False):
-        return
-
-    def react_router_config(config: Any, prerender_routes: bool = False) -> str:
-        text = original(config, prerender_routes=prerender_routes)
-        if not prerender_routes:
-            return text
-        body = text.removeprefix("export default ").removesuffix(";")
-        return (
-            f"const config = {body};\n"
-            "config.prerender = async ({ getStaticPaths }) =>\n"
-            f"  [...getStaticPaths(), ...{json.dumps(list(NOT_FOUND_PROBES.values()))}];\n"
-            "export default config;"
-        )
-
-    react_router_config.prerenders_not_found = True  # type: ignore[attr-defined]  # a marker on the function: installed once
-    frontend_skeleton._update_react_router_config = react_router_config
 
 
 def _decode_load_event_paths() -> None:
@@ -257,8 +239,32 @@ def write_manifest(static_dir: Path) -> dict[str, Any]:
     return manifest
 
 
+def prerender_not_found_pages(config_js: str) -> str:
+    """React Router's config as Reflex writes it (`export default {…};`), made to prerender the
+    not-found probes too when it prerenders the routes (a production export)."""
+    body = config_js.strip().removeprefix("export default ").removesuffix(";")
+    if not config_js.lstrip().startswith("export default ") or not body.startswith("{"):
+        raise ValueError(f"Reflex's {ROUTER_CONFIG} changed shape: {config_js[:80]!r}")
+    if not json.loads(body).get("prerender"):
+        return config_js
+    return (
+        f"const config = {body};\n"
+        "config.prerender = async ({ getStaticPaths }) =>\n"
+        f"  [...getStaticPaths(), ...{json.dumps(list(NOT_FOUND_PROBES.values()))}];\n"
+        "export default config;"
+    )
+
+
+# Reflex writes it before it runs the plugins' modify tasks (reflex/compiler/compiler.py).
+ROUTER_CONFIG = "react-router.config.js"
+
+
 class ExactPathPlugin(Plugin):
-    """Reflex plugin: after the frontend build, write the exact-path manifest."""
+    """Reflex plugin: the not-found pages prerendered, and after the frontend build, the
+    exact-path manifest and the files written beside the pages."""
+
+    def pre_compile(self, **context: Any) -> None:
+        context["add_modify_task"](ROUTER_CONFIG, prerender_not_found_pages)
 
     def post_build(self, **context: Any) -> None:
         from marketing_site.seo import write_seo_files

@@ -29,7 +29,19 @@ from reflex_components_core.base.fragment import Fragment
 from reflex_components_core.el.element import Element
 from reflex_components_core.react_router.dom import ReactRouterLink
 
-from marketing_site.components.client import StaticHtml
+# The site's own JavaScript (assets/site_ui.jsx), as Reflex imports an asset.
+SITE_UI = "$/public/site_ui.jsx"
+
+
+class StaticHtml(rx.Component):
+    """An element whose prerendered content hydration keeps as is (`keep_static_regions`)."""
+
+    library = SITE_UI
+    tag = "StaticHtml"
+    # The HTML element ("section", "div" …) and its props, as React takes them.
+    element: rx.Var[str]
+    attrs: rx.Var[dict]
+
 
 # Elements whose behaviour depends on React or that a browser submits: always hydrated.
 FORM_CONTROLS = frozenset({"form", "input", "textarea", "select", "option", "button", "label"})

@@ -2,7 +2,7 @@
 
 Every page is prerendered and paints without JavaScript; the scripts then hydrate it. On
 Lighthouse's mobile profile what they cost shows as "total blocking time", so the build
-trims what the site does not use (see `components/hydration.py` for the markup side):
+trims what the site does not use (see `reflex_internals/hydration.py` for the markup side):
 
 1. No runtime CSS. Reflex compiles every element through Emotion's `jsx`, which turns a `css`
    prop (Reflex's style props) into a class at run time. The site styles with its stylesheets
@@ -106,6 +106,6 @@ class SiteFrontendPlugin(Plugin):
         if offenders:
             msg = (
                 f"A style prop compiles to runtime CSS, which this site does not ship (use a "
-                f"class; marketing_site/frontend_build.py): {offenders}"
+                f"class; marketing_site/reflex_internals/frontend_build.py): {offenders}"
             )
             raise RuntimeError(msg)

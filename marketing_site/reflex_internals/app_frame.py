@@ -1,0 +1,30 @@
+"""The wrappers Reflex puts around every page: `App.app_wraps`, a dict keyed by (order, name).
+
+Reflex offers no public way to drop or replace one of them; both keys below are Reflex 0.10.1's
+(`reflex/app.py`). A key that is gone raises here, at import of the app, instead of leaving the
+site with Reflex's overlay or its error boundary (tests/test_reflex_internals.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+# Reflex's connection overlay: a pulsing icon while the websocket is down, drawn with runtime CSS
+# (Emotion) on every page, for a signal this site does not give (each widget that talks to the
+# backend reports its own errors).
+CONNECTION_OVERLAY = (5, "Overlay")
+# Reflex's error boundary, whose fallback is its own English text with a "copy the error" button.
+ERROR_BOUNDARY = (55, "ErrorBoundary")
+
+
+def drop_connection_overlay(app: rx.App) -> None:
+    app.app_wraps.pop(CONNECTION_OVERLAY)
+
+
+def use_error_boundary(app: rx.App, boundary: Any) -> None:
+    """Put the site's error boundary where Reflex's stands (same order among the wrappers)."""
+    if ERROR_BOUNDARY not in app.app_wraps:
+        raise KeyError(f"Reflex's error boundary is no longer at app_wraps{ERROR_BOUNDARY}")
+    app.app_wraps[ERROR_BOUNDARY] = boundary
