@@ -1,9 +1,10 @@
 """Failures on the server's side reach the person: a short reference, in the log and on the page.
 
-- An event handler that raises: `report_backend_exception` (Reflex's backend exception handler)
-  logs the traceback with a reference and sends the page Reflex's `_set_value` event for the ref
-  that `assets/site_notice.jsx` registers: the page shows its own words with the reference. No
-  script travels from the server (the site's CSP has no 'unsafe-eval', which blocks Reflex's toast).
+- An event handler that raises: `report_backend_exception` logs the traceback with a reference;
+  Reflex's backend exception handler (`reflex_internals.app_frame.handler_failure_notice`) then
+  sends the page Reflex's `_set_value` event for the ref that `assets/site_notice.jsx` registers:
+  the page shows its own words with the reference. No script travels from the server (the site's
+  CSP has no 'unsafe-eval', which blocks Reflex's toast).
 - A lost connection or a server restart: the page shows its message with a reference it made
   and, once connected again, posts it to /api/v1/client-report (api/client_report.py), which logs it.
 - An HTTP request whose handler raises (the API, /auth, the files): `report_request_exception`
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import logging
 
-import reflex as rx
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 
@@ -30,12 +30,13 @@ logger = logging.getLogger("marketing_site.failures")
 NOTICE_REF = "site_error"
 
 
-def report_backend_exception(exception: Exception) -> rx.event.EventSpec:
+def report_backend_exception(exception: Exception) -> str:
+    """Logs, counts and reports a failed event handler; the reference the page shows."""
     reference = new_reference()
     logger.error("event handler failed ref=%s", reference, exc_info=exception)
     metrics.EVENT_HANDLER_FAILURES.inc()
     error_reports.report(exception, reference, "event_handler")
-    return rx.set_value(NOTICE_REF, reference)
+    return reference
 
 
 async def report_request_exception(request: Request, exception: Exception) -> PlainTextResponse:

@@ -117,7 +117,7 @@ app = rx.App(
     api_transformer=[api_app(), exact_paths.ExactPathSite, security.SecurityHeaders, metrics.HttpMetrics],
     toaster=None,
     # A failing event handler: logged with a reference the page shows in its words (failures.py).
-    backend_exception_handler=failures.report_backend_exception,
+    backend_exception_handler=app_frame.handler_failure_notice(failures.report_backend_exception, failures.NOTICE_REF),
 )
 # No connection overlay (its toaster is off above too), and the error boundary shows the site's
 # own message (components/error_boundary.py).

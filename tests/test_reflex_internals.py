@@ -110,3 +110,21 @@ def test_the_token_manager_the_handover_extends_has_what_it_uses():
     assert TokenManager.create.__func__ is tab_handover._create
     # Without Redis, Reflex's own choice stands (a single worker's memory manager).
     assert isinstance(TokenManager.create(), LocalTokenManager)
+
+
+def test_reflex_takes_the_failure_notice_as_its_backend_exception_handler():
+    """Reflex validates the handler by evaluating its annotations in its own module (a handler
+    annotated with names it lacks stops the app at start), and the event it returns sets the
+    notice's ref to the reference."""
+    from reflex_base.registry import RegistrationContext
+
+    handler = app_frame.handler_failure_notice(lambda _exception: "REF12345", "site_error")
+    fork = RegistrationContext.ensure_context().fork()
+    token = RegistrationContext._context_var.set(fork)
+    try:
+        app = rx.App(backend_exception_handler=handler)
+        app._validate_exception_handlers()
+    finally:
+        RegistrationContext._context_var.reset(token)
+    event = handler(ValueError("x"))
+    assert "ref_site_error" in str(event.args) and "REF12345" in str(event.args)
