@@ -26,7 +26,7 @@ from marketing_site.components.consent import COOKIE_NAME, ConsentGate
 from marketing_site.components.error_boundary import site_error_boundary
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
-from marketing_site.services import mail, oidc
+from marketing_site.services import audience, mail, oidc
 from marketing_site.settings import get_settings
 from marketing_site.state.auth import AuthState
 
@@ -137,3 +137,5 @@ app.register_lifespan_task(mail.run_outbox_worker)
 app.register_lifespan_task(oidc.check_startup)
 # Asks the identity provider whether the client is configured right (logged, never fatal).
 app.register_lifespan_task(oidc.self_check)
+# A worker that stops (SIGTERM, a rolling restart) writes the page views it holds.
+app.register_lifespan_task(audience.written_at_shutdown)
