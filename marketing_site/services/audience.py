@@ -272,7 +272,7 @@ def _write_with_retries(counts: Mapping[tuple[date, View], int]) -> None:
             if pause is None or not is_transient(error):
                 raise
             log.warning("audience: batch refused (%s), written again in %.2f s", type(error).__name__, pause)
-            time.sleep(pause * (1 + random.random()))  # noqa: S311  (jitter, not a secret)
+            time.sleep(pause * (1 + random.random()))  # jitter: two workers that collided part
 
 
 def add_views(counts: Mapping[tuple[date, View], int]) -> None:
