@@ -14,6 +14,7 @@ from marketing_site import (
     failures,
     logs,
     metrics,
+    redis_keyspace,
     routes,
     security,
     seo,
@@ -35,6 +36,8 @@ logs.configure()
 exact_paths.install()
 # Before the app creates its token manager: a tab whose worker died keeps its state.
 tab_handover.install()
+# Before Reflex's managers subscribe: they never write the Redis server's configuration.
+redis_keyspace.install()
 
 PageBody = Callable[[str], rx.Component]
 
@@ -137,5 +140,7 @@ app.register_lifespan_task(mail.run_outbox_worker)
 app.register_lifespan_task(oidc.check_startup)
 # Asks the identity provider whether the client is configured right (logged, never fatal).
 app.register_lifespan_task(oidc.self_check)
+# Says whether the Redis server notifies what Reflex needs (the operator sets it; docs/operations.md).
+app.register_lifespan_task(redis_keyspace.check_at_start)
 # A worker that stops (SIGTERM, a rolling restart) writes the page views it holds.
 app.register_lifespan_task(audience.written_at_shutdown)
