@@ -113,7 +113,7 @@ async def probe(client: Any, prefix: str, seconds: float = PROBE_SECONDS) -> set
         await client.exists(key)  # an expired key read is expired now, with its notification
         await client.delete(key)
         deadline = asyncio.get_running_loop().time() + seconds
-        while seen != set(_PROBED) and (left := deadline - asyncio.get_running_loop().time()) > 0:
+        while not set(_PROBED) <= seen and (left := deadline - asyncio.get_running_loop().time()) > 0:
             message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=left)
             if message is not None and message.get("type") == "message":
                 data = message["data"]
