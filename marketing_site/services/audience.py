@@ -224,7 +224,8 @@ class ViewBuffer:
         with self._lock:
             merged = counts + self._counts
             if len(merged) > KEPT_COMBINATIONS_MAX:
-                # The newest combinations go first; an outage this long loses views, said once a flush.
+                # Combinations beyond the bound are dropped, the newest first: an outage this long
+                # loses views, said in the log at each flush.
                 kept = Counter(dict(list(merged.items())[:KEPT_COMBINATIONS_MAX]))
                 dropped = sum(merged.values()) - sum(kept.values())
                 log.error("audience: %d views dropped, the database has refused them too long", dropped)
