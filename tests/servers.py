@@ -178,8 +178,9 @@ def free_port() -> int:
 class PrivateRedis:
     """redis-server on a free loopback port, without persistence; can be killed and restarted.
 
-    `args`: more of redis-server's options, as a managed service sets them (say
-    `--rename-command CONFIG ""` and `--notify-keyspace-events K$sgxe`)."""
+    Set up as docs/deploy.md asks an operator to: with the keyspace notifications Reflex needs (the
+    site never sets them itself). `args`: more of redis-server's options, later ones winning, as a
+    managed service sets them (say `--rename-command CONFIG ""`, `--notify-keyspace-events ""`)."""
 
     def __init__(self, port: int | None = None, args: tuple[str, ...] = ()):
         self.port = port or free_port()
@@ -199,6 +200,8 @@ class PrivateRedis:
                 "",
                 "--appendonly",
                 "no",
+                "--notify-keyspace-events",
+                "K$sgxe",
                 *self.args,
             ],
             stdout=subprocess.DEVNULL,
