@@ -19,6 +19,8 @@ from pathlib import Path
 
 import httpx2
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from servers import (
     BIN,
     MACHINE_ENVIRONMENT,
@@ -171,6 +173,58 @@ def test_a_batch_the_database_refuses_is_kept_and_written_by_the_next_flush(serv
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT SUM(views) FROM page_view_day").fetchone() == (31,)
         assert db.execute("SELECT SUM(views) FROM page_path_day").fetchone() == (31,)
+
+
+@settings(max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    steps=st.lists(
+        st.tuples(st.lists(st.integers(0, 5), max_size=15), st.booleans()),  # views added, database up
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_through_any_run_of_outages_each_view_is_written_once(service, monkeypatch, tmp_path, steps):
+    """Views added between flushes, each flush with the database up or refusing (the table away):
+    once it is back, the totals have grown by exactly the views added, none twice, none lost."""
+    from marketing_site import settings as site_settings
+    from marketing_site.services import audience
+
+    monkeypatch.setenv("AUDIENCE_FLUSH_SECONDS", "3600")
+    site_settings.get_settings.cache_clear()
+    path = min(p for p in audience._measured_paths() if p.count("/") == 1)
+    views = [
+        audience.parse_beacon({"path": path, "lang": "fr", "device": "desktop", "utm_campaign": f"o{n}"})
+        for n in range(6)
+    ]
+    database = tmp_path / "leads.db"
+
+    def total() -> int:
+        with sqlite3.connect(database) as db:
+            return db.execute("SELECT COALESCE(SUM(views), 0) FROM page_path_day").fetchone()[0]
+
+    def table_up(up: bool) -> None:
+        with sqlite3.connect(database) as db:
+            names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if up and "page_view_day_away" in names:
+                db.execute("ALTER TABLE page_view_day_away RENAME TO page_view_day")
+            elif not up and "page_view_day" in names:
+                db.execute("ALTER TABLE page_view_day RENAME TO page_view_day_away")
+
+    table_up(True)
+    before = total()
+    buffer = audience.ViewBuffer()
+    added = 0
+    for picks, up in steps:
+        for n in picks:
+            buffer.add(views[n])
+        added += len(picks)
+        table_up(up)
+        buffer.flush()
+    table_up(True)
+    buffer.flush()
+    buffer.cancel_timer()
+    assert buffer.pending() == 0
+    assert total() - before == added
 
 
 def test_only_refusals_that_pass_on_a_second_try_are_retried():
