@@ -80,8 +80,9 @@ def install() -> None:
         raise ReflexKeyspaceMoved(
             "Reflex's NOTIFY_KEYSPACE_EVENTS changed: update NEEDED in marketing_site/redis_keyspace.py and the docs"
         )
-    reflex_redis_manager.enable_keyspace_notifications = _leave_the_configuration_alone  # type: ignore[assignment]  # replacing Reflex's writer is the point
-    reflex_token_manager.enable_keyspace_notifications = _leave_the_configuration_alone  # type: ignore[attr-defined]  # the name it imported
+    # Replacing Reflex's writer is the point; the token manager calls it by the name it imported.
+    reflex_redis_manager.enable_keyspace_notifications = _leave_the_configuration_alone
+    reflex_token_manager.enable_keyspace_notifications = _leave_the_configuration_alone
 
 
 async def configured(client: Any) -> str | None:
