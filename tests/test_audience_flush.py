@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -227,6 +228,40 @@ def test_through_any_run_of_outages_each_view_is_written_once(service, monkeypat
     assert total() - before == added
 
 
+def test_the_shutdown_hook_writes_what_the_worker_holds_or_says_what_is_lost(service, monkeypatch, tmp_path, caplog):
+    """The lifespan hook in-process: with the database up, the held views are written and
+    counted in the log; with it refusing them to the end, the loss is logged as an error."""
+    import asyncio
+    import logging
+
+    from marketing_site import settings as site_settings
+    from marketing_site.services import audience
+
+    monkeypatch.setenv("AUDIENCE_FLUSH_SECONDS", "3600")
+    site_settings.get_settings.cache_clear()
+    path = min(p for p in audience._measured_paths() if p.count("/") == 1)
+    view = audience.parse_beacon({"path": path, "lang": "en", "device": "mobile"})
+    buffer = audience.ViewBuffer()
+    monkeypatch.setattr(audience, "BUFFER", buffer)
+
+    async def run_the_lifespan() -> None:
+        async with audience.written_at_shutdown():
+            for _ in range(7):
+                buffer.add(view)
+
+    with caplog.at_level(logging.INFO, logger="marketing_site.services.audience"):
+        asyncio.run(run_the_lifespan())
+        with sqlite3.connect(tmp_path / "leads.db") as db:
+            assert db.execute("SELECT SUM(views) FROM page_view_day").fetchone() == (7,)
+            db.execute("ALTER TABLE page_view_day RENAME TO page_view_day_away")
+        asyncio.run(run_the_lifespan())
+    messages = [record.getMessage() for record in caplog.records if record.name == audience.__name__]
+    assert "audience.written_at_shutdown views=7" in messages
+    assert "audience.written_at_shutdown views=0" in messages
+    assert any(m.startswith("audience.lost_at_shutdown views=7") for m in messages)
+    assert buffer._timer is None  # no later try left behind
+
+
 def test_only_refusals_that_pass_on_a_second_try_are_retried():
     """Deadlock, serialisation failure, lock not available (PostgreSQL) and SQLite's locked
     database are tried again; anything else (a missing table, a constraint) is not."""
@@ -279,7 +314,6 @@ def test_a_site_stopped_by_sigterm_writes_the_views_its_workers_hold(workdir):
     written = server.query("SELECT COALESCE(SUM(views), 0) FROM page_view_day WHERE utm_campaign = ?", campaign)
     assert written == [(beacons,)]
     log = (Path(ROOT) / "test-artifacts" / f"site-{server.port}.log").read_text(errors="replace")
-    reported = [
-        int(line.split("views=")[1].split()[0]) for line in log.splitlines() if "audience.written_at_shutdown" in line
-    ]
+    reported = [int(n) for n in re.findall(r"audience\.written_at_shutdown views=(\d+)", log)]
     assert sum(reported) == beacons, reported
+    assert "audience.lost_at_shutdown" not in log

@@ -409,7 +409,10 @@ async def written_at_shutdown() -> AsyncIterator[None]:
     yield
     BUFFER.cancel_timer()
     written = await asyncio.to_thread(BUFFER.flush)
-    log.info("audience.written_at_shutdown views=%d still_pending=%d", written, BUFFER.pending())
+    log.info("audience.written_at_shutdown views=%d", written)
+    BUFFER.cancel_timer()  # a refused batch scheduled a later try this process will not make
+    if lost := BUFFER.pending():
+        log.error("audience.lost_at_shutdown views=%d: the database refused them until the stop", lost)
 
 
 @lru_cache(maxsize=1)
