@@ -7,7 +7,7 @@
 // paint, so nothing moves when the slots arrive.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
-import { ContactFields, checkFields } from "./lead_form.jsx";
+import { ContactFields, checkFields, postWithRetries } from "./lead_form.jsx";
 import { visitAttribution } from "./site_ui.jsx";
 
 const SLOTS_URL = "/api/v1/booking/slots";
@@ -109,6 +109,7 @@ export function BookingScheduler({
   privacyHref,
   privacyLinkLabel,
   fallbackHref,
+  sendRetry,
 }) {
   const [phase, setPhase] = useState("loading"); // loading | unavailable | choose | form | booked
   const [ids, setIds] = useState([]);
@@ -120,6 +121,8 @@ export function BookingScheduler({
   const [fieldErrors, setFieldErrors] = useState({});
   const [formError, setFormError] = useState("");
   const [submitting, setSubmitting] = useState(false);
+  // True while a booking that met a network error or a 502-504 is being sent again.
+  const [retrying, setRetrying] = useState(false);
   const [bookedEmail, setBookedEmail] = useState("");
   const dayRefs = useRef([]);
   const slotRefs = useRef([]);
@@ -194,17 +197,22 @@ export function BookingScheduler({
     let response;
     let body = {};
     try {
-      response = await fetch(BOOK_URL, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey.current },
-        body: JSON.stringify({ ...values, slot, lang, timezone: zone, attribution: visitAttribution() }),
-      });
+      // Sent again with the same Idempotency-Key on a network error or a 502-504 (one booking).
+      response = await postWithRetries(
+        BOOK_URL,
+        { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey.current },
+        JSON.stringify({ ...values, slot, lang, timezone: zone, attribution: visitAttribution() }),
+        sendRetry,
+        () => setRetrying(true),
+      );
       body = await response.json().catch(() => ({}));
     } catch (networkError) {
+      setRetrying(false);
       setSubmitting(false);
       setFormError(words.error);
       return;
     }
+    setRetrying(false);
     setSubmitting(false);
     const errors = body.errors || {};
     if (response.status === 201) {
@@ -313,6 +321,11 @@ export function BookingScheduler({
             <label htmlFor="booking-website">{honeypotLabel}</label>
             <input id="booking-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
           </div>
+          {retrying ? (
+            <p className="lead-form__retrying" role="status">
+              {words.retrying}
+            </p>
+          ) : null}
           {formError ? (
             <p className="lead-form__error" role="alert">
               {formError}

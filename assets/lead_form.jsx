@@ -6,6 +6,11 @@
 //                     422: the server's per-field messages next to the fields;
 //                     429: when to try again (Retry-After); else the generic message.
 //   network error  -> error true, mailSent false (the button stays).
+// A network error, 502, 503 or 504 is first sent again with the same Idempotency-Key (the server
+// stores the lead once), as the `sendRetry` prop says (pauses and total time, from
+// components/lead_form.py), the visitor told it is retrying; only then is it a failure. No
+// failure shows the thank-you message or hides the button (issue 33: on the white paper it did,
+// and the lead was lost without the visitor knowing).
 // While mailSent is true the button is replaced by the thank-you message.
 // Before sending, each field is checked with the server's own rules (the `fields` prop carries
 // its pattern, maximum length and messages): what the server would refuse is explained next to
@@ -73,6 +78,31 @@ export function ContactFields({ fields, idPrefix, errors, onEdit, firstRef }) {
   });
 }
 
+// POST `body` to `url`; a network error or one of `retry.statuses` is sent again, with the same
+// headers (the Idempotency-Key among them), after each pause of `retry.pausesMs` in turn while
+// the whole stays within `retry.totalMs`; `onRetry(n)` is called before the n-th resend. Returns
+// the last response, or throws the last network error. Shared with the scheduler (booking.jsx).
+export async function postWithRetries(url, headers, body, retry, onRetry) {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt += 1) {
+    let response = null;
+    let networkError = null;
+    try {
+      response = await fetch(url, { method: "POST", headers, body });
+    } catch (error) {
+      networkError = error;
+    }
+    const pause = retry.pausesMs[attempt];
+    const again = networkError !== null || retry.statuses.includes(response.status);
+    if (!again || pause === undefined || Date.now() - started + pause > retry.totalMs) {
+      if (networkError !== null) throw networkError;
+      return response;
+    }
+    onRetry(attempt + 1);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
 function throttledMessage(retryAfter, secondsText, minutesText) {
   const seconds = Math.max(1, parseInt(retryAfter, 10) || 60);
   if (seconds < 90) return secondsText.replace("{n}", String(seconds));
@@ -109,6 +139,8 @@ export function LeadForm({
   submittingLabel,
   successText,
   errorText,
+  retryingText,
+  sendRetry,
   invalidText,
   throttledSecondsText,
   throttledMinutesText,
@@ -128,6 +160,8 @@ export function LeadForm({
   const [submitting, setSubmitting] = useState(false);
   // The message above the button when error is true (generic, 422 summary or 429 wait).
   const [errorMessage, setErrorMessage] = useState(errorText);
+  // True while a send that met a network error or a 502-504 is being sent again.
+  const [retrying, setRetrying] = useState(false);
   const [fieldErrors, setFieldErrors] = useState({});
   const startedAt = useRef(0);
   const idempotencyKey = useRef("");
@@ -151,10 +185,10 @@ export function LeadForm({
     let status = 0;
     let response = null;
     try {
-      response = await fetch("/api/v1/mail/send", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey.current },
-        body: JSON.stringify({
+      response = await postWithRetries(
+        "/api/v1/mail/send",
+        { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey.current },
+        JSON.stringify({
           ...values,
           subject,
           lang,
@@ -164,15 +198,19 @@ export function LeadForm({
           elapsedMs: Date.now() - startedAt.current,
           attribution: visitAttribution(),
         }),
-      });
+        sendRetry,
+        () => setRetrying(true),
+      );
       status = response.status;
     } catch (networkError) {
+      setRetrying(false);
       setErrorMessage(errorText);
       setError(true);
       setMailSent(false);
       setSubmitting(false);
       return;
     }
+    setRetrying(false);
     if (status !== 200) {
       let message = errorText;
       if (status === 429) {
@@ -188,6 +226,7 @@ export function LeadForm({
       setSubmitting(false);
       setErrorMessage(message);
       setError(true);
+      // Never true on a failure (components/lead_form.py refuses such a value): the button stays.
       setMailSent(failureMailSent === null ? undefined : failureMailSent);
       return;
     }
@@ -223,7 +262,12 @@ export function LeadForm({
         <label htmlFor={`${id}-website`}>{honeypotLabel}</label>
         <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" />
       </div>
-      {error ? (
+      {retrying ? (
+        <p className="lead-form__retrying" role="status">
+          {retryingText}
+        </p>
+      ) : null}
+      {error && !retrying ? (
         <p className="lead-form__error" role="alert">
           {errorMessage}
         </p>

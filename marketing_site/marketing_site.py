@@ -24,9 +24,9 @@ from marketing_site.components.consent import COOKIE_NAME, ConsentGate
 from marketing_site.components.error_boundary import site_error_boundary
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
-from marketing_site.reflex_internals import app_frame, exact_paths, reflex_logging, tab_handover
+from marketing_site.reflex_internals import app_frame, exact_paths, redis_keyspace, reflex_logging, tab_handover
 from marketing_site.reflex_internals.event_middleware import CountHydrations
-from marketing_site.services import mail, oidc
+from marketing_site.services import audience, mail, oidc
 from marketing_site.settings import get_settings
 from marketing_site.state.auth import AuthState
 
@@ -36,6 +36,8 @@ reflex_logging.route_reflex_output()
 exact_paths.install()
 # Before the app creates its token manager: a tab whose worker died keeps its state.
 tab_handover.install()
+# Before Reflex's managers subscribe: they never write the Redis server's configuration.
+redis_keyspace.install()
 
 PageBody = Callable[[str], rx.Component]
 
@@ -136,3 +138,7 @@ app.register_lifespan_task(mail.run_outbox_worker)
 app.register_lifespan_task(oidc.check_startup)
 # Asks the identity provider whether the client is configured right (logged, never fatal).
 app.register_lifespan_task(oidc.self_check)
+# Says whether the Redis server notifies what Reflex needs (the operator sets it; docs/operations.md).
+app.register_lifespan_task(redis_keyspace.check_at_start)
+# A worker that stops (SIGTERM, a rolling restart) writes the page views it holds.
+app.register_lifespan_task(audience.written_at_shutdown)

@@ -176,16 +176,34 @@ def free_port() -> int:
 
 
 class PrivateRedis:
-    """redis-server on a free loopback port, without persistence; can be killed and restarted."""
+    """redis-server on a free loopback port, without persistence; can be killed and restarted.
 
-    def __init__(self, port: int | None = None):
+    Set up as docs/deploy.md asks an operator to: with the keyspace notifications Reflex needs (the
+    site never sets them itself). `args`: more of redis-server's options, later ones winning, as a
+    managed service sets them (say `--rename-command CONFIG ""`, `--notify-keyspace-events ""`)."""
+
+    def __init__(self, port: int | None = None, args: tuple[str, ...] = ()):
         self.port = port or free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.args = args
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> PrivateRedis:
         self.proc = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            [
+                "redis-server",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--notify-keyspace-events",
+                "K$sgxe",
+                *self.args,
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

@@ -363,3 +363,46 @@ def test_the_cancel_page_belongs_to_the_site(new_page, site, smtp, page_errors):
     assert page.get_by_role("link", name="Legal notice").count() == 1
     assert httpx2.get(site + "/favicon.ico").status_code == 200
     assert page_errors == []
+
+
+def test_a_booking_met_by_502_twice_is_sent_again_and_made_once(new_page, site, site_server, smtp):
+    """Issue 33: the proxy answers 502 twice (a machine restarting); the scheduler sends the
+    booking again by itself with the same Idempotency-Key, saying so, and the third request
+    books the slot: one booking, the confirmation shown."""
+    from marketing_site.content.words import words as site_words
+
+    page = new_page(width=1280, height=900)
+    page.goto(site + "/demo-nereo")
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'choose'")
+    page.locator(".booking-scheduler__slot").first.click()
+    page.get_by_role("button", name="Continuer avec ce créneau").click()
+    email = f"retry-{time.time_ns()}@example.com"
+    for field, value in {**CONTACT, "email": email}.items():
+        page.fill(f"#booking-{field}", value)
+    page.evaluate(
+        """() => new MutationObserver(() => {
+            const note = document.querySelector('.booking-scheduler .lead-form__retrying');
+            if (note && window.__bookingRetrying === undefined) window.__bookingRetrying = note.innerText;
+        }).observe(document.body, {childList: true, subtree: true, characterData: true})"""
+    )
+    keys: list[str | None] = []
+
+    def restarting(route):
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        keys.append(route.request.headers.get("idempotency-key"))
+        if len(keys) <= 2:
+            route.fulfill(status=502, body="bad gateway")
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/booking", restarting)
+    page.get_by_role("button", name="Confirmer la réservation").click()
+    page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'booked'")
+    assert page.evaluate("() => window.__bookingRetrying") == site_words("fr", "booking")["widget"]["retrying"]
+    assert len(keys) == 3 and len(set(keys)) == 1 and keys[0]
+    rows = site_server.query(
+        "SELECT COUNT(*) FROM booking JOIN lead ON lead.id = booking.lead_id WHERE lead.email = ?", email
+    )
+    assert rows == [(1,)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site import routes
+from marketing_site.components.lead_form import SEND_RETRY
 from marketing_site.content.words import words as site_words
 from marketing_site.services.leads import contact_field_specs
 
@@ -25,6 +26,8 @@ class BookingScheduler(rx.Component):
     privacy_href: rx.Var[str]
     privacy_link_label: rx.Var[str]
     fallback_href: rx.Var[str]
+    # How a booking that met a network error or a 502-504 is sent again (the lead form's rule).
+    send_retry: rx.Var[dict]
 
 
 def booking_scheduler(lang: str, fallback_href: str) -> rx.Component:
@@ -42,4 +45,5 @@ def booking_scheduler(lang: str, fallback_href: str) -> rx.Component:
         privacy_href=routes.PRIVACY.path(lang),
         privacy_link_label=form_words["privacy_link"],
         fallback_href=fallback_href,
+        send_retry=SEND_RETRY,
     )

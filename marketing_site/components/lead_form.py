@@ -15,6 +15,19 @@ from marketing_site.content import downloads, lead_forms
 from marketing_site.content.words import words as site_words
 from marketing_site.services.leads import contact_field_specs
 
+# How a form sends again a request that met a network error or a 502, 503 or 504 (a proxy with
+# no live machine behind it, a machine restarting, a timeout): with the same Idempotency-Key, so
+# the server stores one lead (or booking) however many arrive, after each pause in turn (ms)
+# while the whole stays within total_ms; the visitor sees the `retrying` words meanwhile. 20 s
+# covers a machine's restart behind nginx (deploy/README.md: a few seconds) with room to spare,
+# and is as long as a visitor is asked to wait before being told it failed. Shared with the
+# scheduler (components/booking.py); assets/lead_form.jsx's postWithRetries executes it.
+SEND_RETRY = {
+    "statuses": [502, 503, 504],
+    "pausesMs": [500, 1000, 2000, 3000, 4000, 4000, 4000],
+    "totalMs": 20_000,
+}
+
 
 class LeadForm(rx.Component):
     library = "$/public/lead_form.jsx"
@@ -31,6 +44,9 @@ class LeadForm(rx.Component):
     submitting_label: rx.Var[str]
     success_text: rx.Var[str]
     error_text: rx.Var[str]
+    # Shown while a failed send is being sent again (SEND_RETRY).
+    retrying_text: rx.Var[str]
+    send_retry: rx.Var[dict]
     invalid_text: rx.Var[str]
     throttled_seconds_text: rx.Var[str]
     throttled_minutes_text: rx.Var[str]
@@ -61,6 +77,8 @@ def lead_form(form_key: str, lang: str) -> rx.Component:
         submitting_label=words["submitting"],
         success_text=words["success"].get(form_key, words["success"]["default"]),
         error_text=words["error"],
+        retrying_text=words["retrying"],
+        send_retry=SEND_RETRY,
         invalid_text=words["invalid"],
         throttled_seconds_text=words["throttled_seconds"],
         throttled_minutes_text=words["throttled_minutes"],
@@ -73,7 +91,16 @@ def lead_form(form_key: str, lang: str) -> rx.Component:
         file_name=document["display_name"],
         # A language without its own thank-you page uses the French one (the default language).
         thanks_path=definition["thanks"].get(lang) or definition["thanks"]["fr"],
-        failure_mail_sent=definition["on_failure_mail_sent"],
+        failure_mail_sent=_failure_mail_sent(definition["on_failure_mail_sent"]),
         # SPEC §4: the analytics conversion event is sent on English pages.
         track_conversion=lang == "en",
     )
+
+
+def _failure_mail_sent(value: bool | None) -> bool | None:
+    """A form's mailSent after a failed send: never true, which would show the thank-you text
+    and hide the button after a failure (SPEC §4's white-paper rule; issue 33: the visitor
+    believed it worked and sales never heard of them)."""
+    if value is True:
+        raise ValueError("a failed send must not show the thank-you text (on_failure_mail_sent: True)")
+    return value

@@ -21,8 +21,10 @@ FORMS: dict[str, dict] = {
         "document": "white_paper",
         "subject": "Download white paper - Tendances du wealth management",  # SPEC §7
         "thanks": {"fr": routes.THANKS_WHITE_PAPER.fr, "en": routes.EN_THANKS_PATH},
-        # SPEC §4: a non-200 also sets mailSent, so the button disappears.
-        "on_failure_mail_sent": True,
+        # SPEC §4 set mailSent on a non-200 here, so the button disappeared and the thank-you
+        # text showed after a failure: the visitor believed it worked and the lead was lost.
+        # Deliberately not followed (issue 33, docs/leads.md): the button stays.
+        "on_failure_mail_sent": False,
     },
     "portal_documentation": {
         "document": "portal_documentation",

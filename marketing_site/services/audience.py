@@ -17,14 +17,18 @@ sends (landing page, referrer host, UTM tags): it is stored on the lead and the 
 
 from __future__ import annotations
 
-import atexit
+import asyncio
+import contextlib
 import dataclasses
 import logging
+import random
 import re
+import sqlite3
 import threading
+import time
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -164,23 +168,36 @@ def _today() -> date:
 
 class ViewBuffer:
     """Views counted in memory, added to the daily totals in batches (one upsert per
-    combination): a burst of a thousand views of one page is one row update."""
+    combination): a burst of a thousand views of one page is one row update.
+
+    A batch the database refuses for a moment (a deadlock, a serialisation failure, SQLite's
+    "database is locked") is written again after a short back-off; a batch that still cannot
+    be written is kept for the next flush (up to KEPT_COMBINATIONS_MAX combinations), so views
+    are lost only when the database stays away that long, or when the process dies."""
 
     def __init__(self) -> None:
         self._counts: Counter[tuple[date, View]] = Counter()
         self._lock = threading.Lock()
+        # One flush at a time in a worker (the timer's and the shutdown's): a batch taken out
+        # of the buffer is written or put back before the next one is taken.
+        self._flushing = threading.Lock()
         self._timer: threading.Timer | None = None
 
     def add(self, view: View, day: date | None = None) -> None:
         delay = get_settings().audience_flush_seconds
         with self._lock:
             self._counts[(day or _today(), view)] += 1
-            if delay > 0 and self._timer is None:
-                self._timer = threading.Timer(delay, self.flush)
-                self._timer.daemon = True
-                self._timer.start()
+            if delay > 0:
+                self._schedule(delay)
         if delay <= 0:
             self.flush()
+
+    def _schedule(self, delay: float) -> None:
+        # Called with self._lock held.
+        if self._timer is None:
+            self._timer = threading.Timer(delay, self.flush)
+            self._timer.daemon = True
+            self._timer.start()
 
     def pending(self) -> int:
         with self._lock:
@@ -188,17 +205,75 @@ class ViewBuffer:
 
     def flush(self) -> int:
         """Add the counted views to the daily totals; returns how many views were written."""
+        with self._flushing:
+            with self._lock:
+                counts, self._counts = self._counts, Counter()
+                self._timer = None
+            if not counts:
+                return 0
+            try:
+                _write_with_retries(counts)
+            except Exception:  # the database is away: keep the counts, never fail the visitor's page
+                self._keep(counts)
+                log.exception("audience: %d views not written yet, kept for the next flush", sum(counts.values()))
+                return 0
+            return sum(counts.values())
+
+    def _keep(self, counts: Counter[tuple[date, View]]) -> None:
+        """Put an unwritten batch back in front of what arrived meanwhile, within the bound."""
         with self._lock:
-            counts, self._counts = self._counts, Counter()
-            self._timer = None
-        if not counts:
-            return 0
+            merged = counts + self._counts
+            if len(merged) > KEPT_COMBINATIONS_MAX:
+                # Combinations beyond the bound are dropped, the newest first: an outage this long
+                # loses views, said in the log at each flush.
+                kept = Counter(dict(list(merged.items())[:KEPT_COMBINATIONS_MAX]))
+                dropped = sum(merged.values()) - sum(kept.values())
+                log.error("audience: %d views dropped, the database has refused them too long", dropped)
+                merged = kept
+            self._counts = merged
+            delay = get_settings().audience_flush_seconds
+            self._schedule(delay if delay > 0 else RETRY_FLUSH_SECONDS)
+
+    def cancel_timer(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+
+# Combinations a worker keeps while the database refuses its batches: a few hours of a busy
+# site's distinct views (about 2,300 a day at a million views a month), a few MB at most.
+KEPT_COMBINATIONS_MAX = 50_000
+# A worker that writes each view at once (AUDIENCE_FLUSH_SECONDS=0) tries a refused batch again
+# this long after.
+RETRY_FLUSH_SECONDS = 5.0
+# A batch refused for a moment is written again after these pauses (seconds; with jitter, so
+# that two workers that collided do not collide again).
+RETRY_PAUSES = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
+# PostgreSQL's SQLSTATEs of a transaction that can simply run again: deadlock_detected,
+# serialization_failure, lock_not_available.
+_RETRYABLE_SQLSTATES = frozenset({"40P01", "40001", "55P03"})
+
+
+def is_transient(error: BaseException) -> bool:
+    """A refusal the same transaction gets past when it runs again a moment later."""
+    original = getattr(error, "orig", None) or error
+    if getattr(original, "sqlstate", None) in _RETRYABLE_SQLSTATES:
+        return True
+    # SQLite's busy timeout ran out while another worker held the write lock.
+    return isinstance(original, sqlite3.OperationalError) and "database is locked" in str(original)
+
+
+def _write_with_retries(counts: Mapping[tuple[date, View], int]) -> None:
+    for pause in (*RETRY_PAUSES, None):
         try:
             add_views(counts)
-        except Exception:  # a database outage loses these counts, never the visitor's page
-            log.exception("audience: %d views not written", sum(counts.values()))
-            return 0
-        return sum(counts.values())
+            return
+        except Exception as error:
+            if pause is None or not is_transient(error):
+                raise
+            log.warning("audience: batch refused (%s), written again in %.2f s", type(error).__name__, pause)
+            time.sleep(pause * (1 + random.random()))  # jitter: two workers that collided part
 
 
 def add_views(counts: Mapping[tuple[date, View], int]) -> None:
@@ -208,7 +283,11 @@ def add_views(counts: Mapping[tuple[date, View], int]) -> None:
     with new_session() as session, session.begin():
         dialect = session.get_bind().dialect.name
         counts, sources = _within_daily_sources(session, counts)
-        totals = [({"day": day, **dataclasses.asdict(view)}, n) for (day, view), n in counts.items()]
+        # Every row in one order, the same in every worker (day, then the view's fields): two
+        # batches that touch the same rows take their locks in the same order and cannot
+        # deadlock (in arrival order they did, and the batch was lost: issue 33).
+        ordered = sorted(counts.items(), key=lambda item: (item[0][0], dataclasses.astuple(item[0][1])))
+        totals = [({"day": day, **dataclasses.asdict(view)}, n) for (day, view), n in ordered]
         batches: list[tuple[Any, list[str], list[dict[str, Any]]]] = [
             (PageViewDay, list(DIMENSIONS), [{**fields, "views": n} for fields, n in totals])
         ]
@@ -220,7 +299,7 @@ def add_views(counts: Mapping[tuple[date, View], int]) -> None:
                 (
                     rollup,
                     list(keys),
-                    [{**dict(zip(keys, values, strict=True)), "views": n} for values, n in summed.items()],
+                    [{**dict(zip(keys, values, strict=True)), "views": n} for values, n in sorted(summed.items())],
                 )
             )
         insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
@@ -318,7 +397,22 @@ def rebuild_rollups(connection: Any) -> None:
 
 
 BUFFER = ViewBuffer()
-atexit.register(BUFFER.flush)  # a worker that stops writes what it holds
+
+
+@contextlib.asynccontextmanager
+async def written_at_shutdown() -> AsyncIterator[None]:
+    """Lifespan task of the backend: a worker that stops writes the views it holds.
+
+    The lifespan's end is what runs when Granian stops a worker (SIGTERM from systemd, a
+    rolling restart, `./serve` stopped); `atexit` does not run in Granian's workers, and a
+    stop lost every buffered view (issue 33: 300 of 300)."""
+    yield
+    BUFFER.cancel_timer()
+    written = await asyncio.to_thread(BUFFER.flush)
+    log.info("audience.written_at_shutdown views=%d", written)
+    BUFFER.cancel_timer()  # a refused batch scheduled a later try this process will not make
+    if lost := BUFFER.pending():
+        log.error("audience.lost_at_shutdown views=%d: the database refused them until the stop", lost)
 
 
 @lru_cache(maxsize=1)
