@@ -149,21 +149,27 @@ ENGINE_TEST_PORT ?= 8865
 ENGINE_WEB := $(CURDIR)/.web-engines
 SECOND_LANE_TESTS = tests/test_browser_layout.py tests/test_consent.py tests/test_failure_notice.py \
 	tests/test_password_reset.py tests/test_print.py
-# The nginx tests check the proxy's own configuration, whatever engine the app behind it uses:
-# with the engines set they run in that pass only (their own build included); so does the real
-# Prometheus scraping a site of two workers (PostgreSQL and Redis there). The machines' drills
-# (two ./serve behind nginx) need PostgreSQL and share the nginx tests' build.
-ENGINE_ONLY_TESTS = tests/test_nginx.py tests/test_prometheus.py tests/test_machines.py
+# With the engines set, these run in that pass only, not twice: the nginx tests check the proxy's
+# own configuration (their own build included), the real Prometheus scrapes a site of two workers,
+# the machines' drills (two ./serve behind nginx, sharing the nginx build) need PostgreSQL; and the
+# browser and protocol tests whose subject is the same on either engine (the pages, the login
+# against the certified provider, the API's schema, the forms in Chromium, the console's pages, the
+# client address, the security headers, a frozen worker), run where production runs: PostgreSQL
+# and Redis. The services that talk SQL (leads, outbox, booking, sessions, retention, console
+# queries) still run on both engines.
+ENGINE_ONLY_TESTS = tests/test_nginx.py tests/test_prometheus.py tests/test_machines.py \
+	tests/test_schema.py tests/test_auth_certified.py tests/test_auth_flow.py tests/test_auth_http.py \
+	tests/test_browser_leads.py tests/test_browser_booking.py tests/test_console.py \
+	tests/test_client_address.py tests/test_routes_http.py tests/test_security.py tests/test_outbox_stall.py
 
 test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER)
-	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
 	@mkdir -p test-artifacts; engines=""; ignore=""; \
 	if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
-		$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=http://127.0.0.1:$(ENGINE_TEST_PORT)/__test-analytics.js \
-			REFLEX_WEB_WORKDIR=$(ENGINE_WEB) $(MAKE) --no-print-directory build PORT=$(ENGINE_TEST_PORT) || exit 1; \
-		echo "--- the PostgreSQL and Redis pass runs beside this one: test-artifacts/engines.log"; \
+		echo "--- the PostgreSQL and Redis lane builds and runs beside this one: test-artifacts/engines.log"; \
 		second="$(if $(PYTEST_ARGS),,$(SECOND_LANE_TESTS))"; \
-		{ TEST_PORT=$(ENGINE_TEST_PORT) TEST_WEB_DIR=$(ENGINE_WEB) $(BIN)/python -m pytest -p no:cacheprovider \
+		{ $(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=http://127.0.0.1:$(ENGINE_TEST_PORT)/__test-analytics.js \
+			REFLEX_WEB_WORKDIR=$(ENGINE_WEB) $(MAKE) --no-print-directory build PORT=$(ENGINE_TEST_PORT) || exit 1; \
+		  TEST_PORT=$(ENGINE_TEST_PORT) TEST_WEB_DIR=$(ENGINE_WEB) $(BIN)/python -m pytest -p no:cacheprovider \
 			$(ENGINE_TESTS); first=$$?; \
 		  if [ -n "$$second" ]; then echo "--- on SQLite, in this lane: $$second"; \
 			env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(ENGINE_TEST_PORT) TEST_WEB_DIR=$(ENGINE_WEB) \
@@ -171,6 +177,8 @@ test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVID
 		  exit $$first; } > test-artifacts/engines.log 2>&1 & engines=$$!; \
 		ignore="$(if $(PYTEST_ARGS),,$(addprefix --ignore=,$(SECOND_LANE_TESTS) $(ENGINE_ONLY_TESTS)))"; \
 	fi; \
+	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT) \
+		|| { [ -z "$$engines" ] || kill $$engines; exit 1; }; \
 	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $$ignore $(PYTEST_ARGS); sqlite=$$?; \
 	status=0; \
 	if [ -n "$$engines" ]; then \
