@@ -566,12 +566,22 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     # the lead for review instead of refusing the visitor.
     flags = "honeypot" if payload.get(leads.HONEYPOT_FIELD) else ""
     if errors:
+        # The slot may be taken by this very request's twin (sent twice at once with the same key),
+        # stored between the look-up above and this check: that is the visitor's booking, not a refusal.
+        twin = _booking_of_lead_key(key) if client_key and reason == "slot_taken" else None
+        if twin is not None:
+            metrics.BOOKINGS.labels(outcome="duplicate").inc()
+            return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
         metrics.BOOKINGS.labels(outcome="taken" if reason == "slot_taken" and len(errors) == 1 else "invalid").inc()
         return BookResult("taken" if reason == "slot_taken" and len(errors) == 1 else "invalid", errors)
     # Both checked above (their errors returned): this tells the type checker.
     assert start is not None
     assert isinstance(zone_name, str)
     refused, spent = _spend_budgets(contact.email_ascii, key, messages)
+    twin = _booking_of_lead_key(key) if client_key and refused is not None else None
+    if twin is not None:  # the budget was spent by this request's twin, just stored
+        metrics.BOOKINGS.labels(outcome="duplicate").inc()
+        return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
     if refused is not None:
         metrics.BOOKINGS.labels(outcome="over_budget").inc()
         return refused
