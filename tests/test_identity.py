@@ -103,11 +103,11 @@ def _contact(email: str, **fields: str) -> dict[str, str]:
     return {"name": "Durand", "firstname": "Camille", "company": "Banque Delta", "phone": PHONE, "email": email, **fields}
 
 
-def _book(contact: dict[str, str], slot_index: int = 0, key: str | None = None):
+def _book(contact: dict[str, str], slot_index: int = 0, key: str | None = None, slot: str | None = None):
     from marketing_site.services import booking
 
-    slot = booking.available_slots()[slot_index]
-    payload = {**contact, "slot": booking.slot_id(slot), "timezone": "Europe/Paris", "lang": "fr"}
+    slot = slot or booking.slot_id(booking.available_slots()[slot_index])
+    payload = {**contact, "slot": slot, "timezone": "Europe/Paris", "lang": "fr"}
     return booking.book(payload, "10.7.0.1", key or uuid.uuid4().hex)
 
 
@@ -265,18 +265,21 @@ def test_the_same_booking_sent_twice_at_once_is_booked_once_and_never_refused_as
     from marketing_site.db import new_session
     from marketing_site.db.booking import Booking
 
-    copies = 4
-    for round_ in range(6):
+    from marketing_site.services import booking
+
+    copies = 8  # 8 copies in 16 rounds: the race showed in most runs before the fix
+    for round_ in range(16):
         contact = _contact(f"twice.{round_}@example.com")
-        key = uuid.uuid4().hex
+        key, slot = uuid.uuid4().hex, booking.slot_id(booking.available_slots()[0])  # one request, sent 8 times
         start = threading.Barrier(copies)
         results = []
 
-        def send(contact=contact, key=key, start=start, round_=round_):
+        def send(delay: float, contact=contact, key=key, slot=slot, start=start):
             start.wait()
-            results.append(_book(contact, slot_index=round_, key=key))
+            time.sleep(delay)  # spread over the first copy's write: some copies land inside it
+            results.append(_book(contact, key=key, slot=slot))
 
-        threads = [threading.Thread(target=send) for _ in range(copies)]
+        threads = [threading.Thread(target=send, args=(0.002 * i,)) for i in range(copies)]
         for thread in threads:
             thread.start()
         for thread in threads:
