@@ -196,7 +196,14 @@ def test_cancel_tokens_refuse_forgery_tampering_and_expiry(scheduler):
     arabic = "".join(chr(0x0660 + int(d)) for d in expiry[:3]) + expiry[3:]
     for alias in (f"{key.lower()}.{expiry}.{signature}", f"{key}.0{expiry}.{signature}", f"{key}.{arabic}.{signature}"):
         assert scheduler.read_cancel_token(alias, NOW) == (None, "invalid"), alias
-    for hostile in (f"{key}.{'9' * 400}.{signature}", f"{key}.{expiry}.{'é' * 43}", "7.\ud800.x", None, 7, "x" * 10_000):
+    for hostile in (
+        f"{key}.{'9' * 400}.{signature}",
+        f"{key}.{expiry}.{'é' * 43}",
+        "7.\ud800.x",
+        None,
+        7,
+        "x" * 10_000,
+    ):
         assert scheduler.read_cancel_token(hostile, NOW) == (None, "invalid"), repr(hostile)[:40]
     # A link of the form mailed before migration 0015 (`<row id>.<expiry>`, signed by this site)
     # names a row id that SQLite handed out again: it reaches nothing, and says why.

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 import re
 import threading
@@ -96,11 +95,18 @@ def _empty_tables() -> None:
 
     with new_session() as session, session.begin():
         for table in TABLES:
-            session.execute(sql(f"DELETE FROM {table}"))  # noqa: S608 — the names are this file's constants
+            session.execute(sql(f"DELETE FROM {table}"))
 
 
 def _contact(email: str, **fields: str) -> dict[str, str]:
-    return {"name": "Durand", "firstname": "Camille", "company": "Banque Delta", "phone": PHONE, "email": email, **fields}
+    return {
+        "name": "Durand",
+        "firstname": "Camille",
+        "company": "Banque Delta",
+        "phone": PHONE,
+        "email": email,
+        **fields,
+    }
 
 
 def _book(contact: dict[str, str], slot_index: int = 0, key: str | None = None, slot: str | None = None):
@@ -144,7 +150,9 @@ def test_an_erased_persons_cancel_link_reaches_nothing_and_the_next_person_gets_
             return {
                 "booking": set(session.exec(select(Booking.id)).all()),
                 "lead": set(session.exec(select(Lead.id)).all()),
-                "outbox_message": set(session.exec(select(OutboxMessage.id).where(OutboxMessage.lead_id.is_not(None))).all()),
+                "outbox_message": set(
+                    session.exec(select(OutboxMessage.id).where(OutboxMessage.lead_id.is_not(None))).all()
+                ),
             }
 
     first = _book(_contact("person.a@example.com"))
@@ -196,7 +204,9 @@ def _writings(email: str) -> st.SearchStrategy[str]:
         text = unicodedata.normalize("NFD", text) if nfd else text
         return f"  {text} " if padded else text
 
-    return st.builds(write, st.booleans(), st.booleans(), st.lists(st.booleans(), min_size=1, max_size=5), st.booleans())
+    return st.builds(
+        write, st.booleans(), st.booleans(), st.lists(st.booleans(), min_size=1, max_size=5), st.booleans()
+    )
 
 
 @st.composite
@@ -219,7 +229,7 @@ def _leftovers() -> dict[str, int]:
 
     with new_session() as session:
         counts = {
-            table: session.execute(sql(f"SELECT count(*) FROM {table}")).scalar_one()  # noqa: S608 — constants
+            table: session.execute(sql(f"SELECT count(*) FROM {table}")).scalar_one()
             for table in ("lead", "booking", "auth_session")
         }
         counts["outbox_message"] = session.execute(
@@ -239,13 +249,20 @@ def test_lookup_and_erasure_find_a_person_by_any_writing_of_their_address(store)
         typed, claimed, looked_up, erased_as = writings
         assume(leads.validate_contact(_contact(typed)).ok)
         _empty_tables()
-        assert leads.submit_lead({**_contact(typed), "subject": EBOOK, "elapsedMs": 9000}, "10.7.0.2").status == "accepted"
+        assert (
+            leads.submit_lead({**_contact(typed), "subject": EBOOK, "elapsedMs": 9000}, "10.7.0.2").status == "accepted"
+        )
         assert _book(_contact(typed)).status == "booked"
         sessions.create_session(
             {"sub": f"p-{uuid.uuid4()}", "email": claimed}, sessions.Tokens("id", "access", None, time.time() + 3600)
         )
         found = console.subject_data(_operator(), looked_up, "lookup")
-        assert {k: len(v) for k, v in found.items()} == {"booking": 1, "outbox_message": 3, "lead": 2, "auth_session": 1}
+        assert {k: len(v) for k, v in found.items()} == {
+            "booking": 1,
+            "outbox_message": 3,
+            "lead": 2,
+            "auth_session": 1,
+        }
         assert console.erase_subject(_operator(), erased_as) == {k: len(v) for k, v in found.items()}
         assert _leftovers() == {}
         # The audit log names one subject, whatever the writing.
@@ -264,7 +281,6 @@ def test_the_same_booking_sent_twice_at_once_is_booked_once_and_never_refused_as
 
     from marketing_site.db import new_session
     from marketing_site.db.booking import Booking
-
     from marketing_site.services import booking
 
     copies = 8  # 8 copies in 16 rounds: the race showed in most runs before the fix
@@ -274,7 +290,7 @@ def test_the_same_booking_sent_twice_at_once_is_booked_once_and_never_refused_as
         start = threading.Barrier(copies)
         results = []
 
-        def send(delay: float, contact=contact, key=key, slot=slot, start=start):
+        def send(delay: float, contact=contact, key=key, slot=slot, start=start, results=results):
             start.wait()
             time.sleep(delay)  # spread over the first copy's write: some copies land inside it
             results.append(_book(contact, key=key, slot=slot))
@@ -322,7 +338,9 @@ def test_every_accepted_value_reaches_the_export_and_the_console_as_text_then_er
             for field in ("name", "firstname", "company", "email"):
                 cell = row[field]
                 # A cell a spreadsheet could run is quoted with "'", and only such a cell.
-                assert cell == ("'" + stored[field] if stored[field].startswith(lead_export.FORMULA_STARTS) else stored[field])
+                assert cell == (
+                    "'" + stored[field] if stored[field].startswith(lead_export.FORMULA_STARTS) else stored[field]
+                )
 
         page = console.lead_page(console.LeadFilter())
         assert page.total == 2
@@ -333,7 +351,10 @@ def test_every_accepted_value_reaches_the_export_and_the_console_as_text_then_er
 
         assert console.erase_subject(_operator(), values["email"])["lead"] == 2
         assert _leftovers() == {}
-        assert console.export_leads_csv(console.LeadFilter())[1] == 0 and console.lead_page(console.LeadFilter()).total == 0
+        assert (
+            console.export_leads_csv(console.LeadFilter())[1] == 0
+            and console.lead_page(console.LeadFilter()).total == 0
+        )
 
     check()
 

@@ -674,7 +674,9 @@ def erase_subject(operator: Operator, email: str) -> dict[str, int]:
             counts = {holder.name: holder.erase(session, forms) for holder in HOLDERS}
             remaining = {holder.name: len(holder.find(session, forms)) for holder in HOLDERS}
             remaining = {name: count for name, count in remaining.items() if count}
-            _audit(session, operator, "erase-partial" if remaining else "erase", subject, {**counts, **_left(remaining)})
+            _audit(
+                session, operator, "erase-partial" if remaining else "erase", subject, {**counts, **_left(remaining)}
+            )
     except Exception as error:
         reference = new_reference()
         logger.exception("data-subject erasure failed ref=%s by %s, rolled back", reference, operator.sub)
