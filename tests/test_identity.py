@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import re
 import threading
@@ -269,6 +270,55 @@ def test_lookup_and_erasure_find_a_person_by_any_writing_of_their_address(store)
         assert len({console.subject_key(console.normalise_email(w)) for w in writings}) == 1
 
     check()
+
+
+# A lead that arrives for the person while their erasure runs (here a database trigger writes it as
+# the erasure deletes the last one): the erasure's own look-up afterwards still finds them.
+ARRIVING_LEAD = {
+    "sqlite": [
+        """CREATE TRIGGER arriving_lead AFTER DELETE ON lead WHEN old.form = 'ebook' BEGIN
+        INSERT INTO lead (form, lang, name, firstname, phone, company, email, idempotency_key, created_at)
+        VALUES ('whitepaper', 'fr', 'Durand', 'Camille', '+33 1 23 45 67 89', 'Banque Delta', old.email,
+                'arriving-' || old.id, CURRENT_TIMESTAMP); END""",
+    ],
+    "postgresql": [
+        """CREATE FUNCTION arriving_lead() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        IF old.form = 'ebook' THEN
+        INSERT INTO lead (form, lang, name, firstname, phone, company, email, idempotency_key, created_at)
+        VALUES ('whitepaper', 'fr', 'Durand', 'Camille', '+33 1 23 45 67 89', 'Banque Delta', old.email,
+                'arriving-' || old.id, now()); END IF; RETURN old; END $$""",
+        "CREATE TRIGGER arriving_lead AFTER DELETE ON lead FOR EACH ROW EXECUTE FUNCTION arriving_lead()",
+    ],
+}
+
+
+def test_an_erasure_that_still_finds_some_of_the_person_says_so_and_is_audited_partial(store):
+    from sqlmodel import select
+
+    from marketing_site.db import new_session
+    from marketing_site.db.console import ConsoleAudit
+    from marketing_site.services import console, leads
+
+    assert (
+        leads.submit_lead({**_contact("late@example.com"), "subject": EBOOK, "elapsedMs": 9000}, "10.7.0.5").status
+        == "accepted"
+    )
+    with new_session() as session, session.begin():
+        for statement in ARRIVING_LEAD[ENGINE]:
+            session.execute(sql(statement))
+    with pytest.raises(console.ErasurePartial) as partial:
+        console.erase_subject(_operator(), "LATE@example.com")
+    assert (partial.value.erased["lead"], partial.value.remaining) == (1, {"lead": 1})
+    with new_session() as session:
+        [entry] = session.exec(select(ConsoleAudit)).all()
+    assert entry.action == "erase-partial"
+    assert json.loads(entry.counts_json) == {
+        "auth_session": 0,
+        "booking": 0,
+        "lead": 1,
+        "lead left": 1,
+        "outbox_message": 1,
+    }
 
 
 # ------------------------------------------------------------------ the same booking twice at once
