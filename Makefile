@@ -127,7 +127,7 @@ BUILD_CANARIES = SMTP_PASSWORD=canary-smtp-password-7f3a OIDC_CLIENT_SECRET=cana
 # through the SMTP server, a site frozen mid-send while a second one takes its mail over), and two
 # machines (./serve of a release) behind nginx through a rolling restart, a freeze, a kill and a
 # Redis outage; and identifiers (an erased person's link, the twin booking, leads, bookings,
-# erasures and purges in any order: tests/test_identity.py, about 20 s on PostgreSQL).
+# erasures and purges in any order: tests/test_identity.py, about 30 s on PostgreSQL).
 ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_faults.py \
 	tests/test_outbox.py tests/test_outbox_stall.py \
 	tests/test_browser_leads.py tests/test_security.py tests/test_schema.py tests/test_operations.py \

@@ -566,8 +566,10 @@ def _written(person: str, writing: int) -> str:
 
 def test_leads_bookings_cancellations_erasures_and_purges_in_any_order(store):
     Identities.TestCase.settings = settings(
-        max_examples=15 if ENGINE == "sqlite" else 12,
-        stateful_step_count=12,
+        # 12 s on SQLite, 14 s on PostgreSQL at load 5 (the CI lane's bound is 60 s); the failures
+        # it found before the fixes showed within the first few examples.
+        max_examples=30,
+        stateful_step_count=15,
         database=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     )
