@@ -126,7 +126,9 @@ BUILD_CANARIES = SMTP_PASSWORD=canary-smtp-password-7f3a OIDC_CLIENT_SECRET=cana
 # one bucket of the Redis rate limiter, the mail outbox (each transition, every accepted value
 # through the SMTP server, a site frozen mid-send while a second one takes its mail over), and two
 # machines (./serve of a release) behind nginx through a rolling restart, a freeze, a kill and a
-# Redis outage, and two workers writing their page views at the same moments.
+# Redis outage; two workers writing their page views at the same moments; and identifiers (an
+# erased person's link, the twin booking, leads, bookings, erasures and purges in any order:
+# tests/test_identity.py, about 30 s on PostgreSQL).
 ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_faults.py \
 	tests/test_outbox.py tests/test_outbox_stall.py \
 	tests/test_browser_leads.py tests/test_security.py tests/test_schema.py tests/test_operations.py \
@@ -134,7 +136,7 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_failure_notice.py::test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference \
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py tests/test_audience_http.py \
 	tests/test_prometheus.py tests/test_metrics_site.py tests/test_client_address.py \
-	tests/test_machines.py tests/test_tab_handover.py \
+	tests/test_machines.py tests/test_tab_handover.py tests/test_identity.py \
 	tests/test_audience_flush.py::test_two_workers_flushing_at_once_lose_no_view \
 	$(filter-out $(ENGINE_EXCLUDED),$(wildcard tests/test_auth*.py)) $(wildcard tests/test_console*.py)
 # The login against django-oauth-toolkit (tests/test_auth_dot.py, 5-8 minutes on this machine:

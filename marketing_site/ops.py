@@ -119,6 +119,10 @@ def data_subject(command: str, email: str, confirmed: bool) -> int:
     except console.ErasureFailed as failure:
         print(f"erasure failed, nothing erased (reference {failure.reference}, in the log)", file=sys.stderr)
         return 1
+    except console.ErasurePartial as partial:
+        print(json.dumps({"erased": partial.erased, "still_held": partial.remaining}, indent=2))
+        print("erasure partial: some of this person is still held (see still_held); run it again", file=sys.stderr)
+        return 1
     print(json.dumps({"erased": counts}, indent=2))
     return 0
 

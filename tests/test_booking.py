@@ -139,7 +139,7 @@ def test_a_booking_is_stored_with_its_lead_and_two_mails_and_a_cancel_frees_it(s
     again = scheduler.book({**CONTACT, "email": "other@example.com", "slot": scheduler.slot_id(first)}, "10.0.0.2")
     assert again.status == "taken" and "vient d'être réservé" in again.errors["slot"]
 
-    token = scheduler.cancel_token(booking.id, first)
+    token = scheduler.cancel_token(booking.cancel_key, first)
     assert scheduler.cancel(token).status == "cancelled"
     assert scheduler.cancel(token).status == "already"  # a second click mails nothing more
     with new_session() as session:
@@ -180,21 +180,35 @@ def test_bad_contact_details_use_the_lead_rules_and_change_nothing(scheduler):
 
 
 def test_cancel_tokens_refuse_forgery_tampering_and_expiry(scheduler):
+    from marketing_site.db.booking import new_cancel_key
+
     start = utc("2026-12-22T08:00")
-    token = scheduler.cancel_token(7, start)
-    assert scheduler.read_cancel_token(token, NOW) == (7, None)
-    _booking_id, expiry, signature = token.split(".")
-    assert scheduler.read_cancel_token(f"8.{expiry}.{signature}", NOW) == (None, "invalid")
-    assert scheduler.read_cancel_token(f"7.{int(expiry) + 3600}.{signature}", NOW) == (None, "invalid")
-    assert scheduler.read_cancel_token(f"7.{expiry}.{'A' * len(signature)}", NOW) == (None, "invalid")
+    key, other_key = new_cancel_key(), new_cancel_key()
+    token = scheduler.cancel_token(key, start)
+    assert scheduler.read_cancel_token(token, NOW) == (key, None)
+    _key, expiry, signature = token.split(".")
+    assert scheduler.read_cancel_token(f"{other_key}.{expiry}.{signature}", NOW) == (None, "invalid")
+    assert scheduler.read_cancel_token(f"{key}.{int(expiry) + 3600}.{signature}", NOW) == (None, "invalid")
+    assert scheduler.read_cancel_token(f"{key}.{expiry}.{'A' * len(signature)}", NOW) == (None, "invalid")
     assert scheduler.read_cancel_token("garbage", NOW) == (None, "invalid")
     assert scheduler.read_cancel_token(token, start + timedelta(seconds=1)) == (None, "expired")
-    # Only the text this site signed: no alias of the id or expiry, no number converted first.
-    arabic = "".join(chr(0x0660 + int(d)) for d in "7")
-    for alias in (f"07.{expiry}.{signature}", f"{arabic}.{expiry}.{signature}", f"+7.{expiry}.{signature}"):
+    # Only the text this site signed: no alias of the key or expiry, no number converted first.
+    arabic = "".join(chr(0x0660 + int(d)) for d in expiry[:3]) + expiry[3:]
+    for alias in (f"{key.lower()}.{expiry}.{signature}", f"{key}.0{expiry}.{signature}", f"{key}.{arabic}.{signature}"):
         assert scheduler.read_cancel_token(alias, NOW) == (None, "invalid"), alias
-    for hostile in (f"7.{'9' * 400}.{signature}", f"7.{expiry}.{'é' * 43}", "7.\ud800.x", None, 7, "x" * 10_000):
+    for hostile in (
+        f"{key}.{'9' * 400}.{signature}",
+        f"{key}.{expiry}.{'é' * 43}",
+        "7.\ud800.x",
+        None,
+        7,
+        "x" * 10_000,
+    ):
         assert scheduler.read_cancel_token(hostile, NOW) == (None, "invalid"), repr(hostile)[:40]
+    # A link of the form mailed before migration 0015 (`<row id>.<expiry>`, signed by this site)
+    # names a row id that SQLite handed out again: it reaches nothing, and says why.
+    retired = f"7.{expiry}"
+    assert scheduler.read_cancel_token(f"{retired}.{scheduler._cancel_signature(retired)}", NOW) == (None, "retired")
     # A slot id is ASCII digits only too.
     assert scheduler.parse_slot_id("2026-12-22T0\u0668:00Z") is None
     assert scheduler.parse_slot_id("2026-12-22T08:00Z\n") is None

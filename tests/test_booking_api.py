@@ -149,24 +149,29 @@ def _arabic_indic(digits: str) -> str:
 
 
 def test_forged_or_expired_cancel_links_free_nothing(site, site_server):
-    from marketing_site.services.booking import cancel_token
+    from marketing_site.db.booking import new_cancel_key
+    from marketing_site.services.booking import _cancel_signature, cancel_token
 
     slot = httpx2.get(site + SLOTS).json()["slots"][7]
     assert httpx2.post(site + BOOK, json={**CONTACT, "email": "keep@example.com", "slot": slot}).status_code == 201
-    [(booking_id,)] = site_server.query(
-        "SELECT booking.id FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?", "keep@example.com"
+    [(booking_id, cancel_key)] = site_server.query(
+        "SELECT booking.id, cancel_key FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?",
+        "keep@example.com",
     )
-    valid = cancel_token(booking_id, datetime.fromisoformat(slot.replace("Z", ":00+00:00")))
+    valid = cancel_token(cancel_key, datetime.fromisoformat(slot.replace("Z", ":00+00:00")))
     ident, expiry, signature = valid.split(".")
+    # The form mailed before migration 0015, signed by this site: `<row id>.<expiry>`.
+    retired = f"{booking_id}.{expiry}"
     links = {
         "forged signature": (f"{ident}.{expiry}.{signature[::-1]}", 400, "pas valide"),
-        "another booking": (f"{int(ident) + 1}.{expiry}.{signature}", 400, "pas valide"),
+        "another booking": (f"{new_cancel_key()}.{expiry}.{signature}", 400, "pas valide"),
         "later expiry": (f"{ident}.{int(expiry) + 86400}.{signature}", 400, "pas valide"),
-        "expired": (cancel_token(booking_id, datetime.now(UTC) - timedelta(minutes=1)), 410, "a expiré"),
+        "expired": (cancel_token(cancel_key, datetime.now(UTC) - timedelta(minutes=1)), 410, "a expiré"),
+        "retired form (a row id)": (f"{retired}.{_cancel_signature(retired)}", 410, "version précédente"),
         "garbage": ("<script>", 400, "pas valide"),
         # Aliases of the valid token: the signature covers the text as sent, ASCII digits only.
-        "leading zero": (f"0{ident}.{expiry}.{signature}", 400, "pas valide"),
-        "Arabic-Indic digits": (f"{_arabic_indic(ident)}.{expiry}.{signature}", 400, "pas valide"),
+        "leading zero": (f"{ident}.0{expiry}.{signature}", 400, "pas valide"),
+        "another case": (f"{ident.swapcase()}.{expiry}.{signature}", 400, "pas valide"),
         "expiry in other digits": (f"{ident}.{_arabic_indic(expiry)}.{signature}", 400, "pas valide"),
         # Hostile numbers and characters: a 4xx, never a 500 (OverflowError, TypeError).
         "huge expiry": (f"{ident}.{'9' * 400}.{signature}", 400, "pas valide"),
@@ -197,10 +202,11 @@ def test_a_cancel_posted_from_another_site_is_refused(site, site_server):
 
     slot = httpx2.get(site + SLOTS).json()["slots"][10]
     assert httpx2.post(site + BOOK, json={**CONTACT, "email": "stay@example.com", "slot": slot}).status_code == 201
-    [(booking_id,)] = site_server.query(
-        "SELECT booking.id FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?", "stay@example.com"
+    [(booking_id, cancel_key)] = site_server.query(
+        "SELECT booking.id, cancel_key FROM booking JOIN lead ON lead.id = booking.lead_id WHERE email = ?",
+        "stay@example.com",
     )
-    token = cancel_token(booking_id, datetime.fromisoformat(slot.replace("Z", ":00+00:00")))
+    token = cancel_token(cancel_key, datetime.fromisoformat(slot.replace("Z", ":00+00:00")))
     for headers in ({"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Origin": "null"}):
         assert httpx2.post(site + CANCEL, data={"token": token}, headers=headers).status_code == 403, headers
     assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("confirmed",)]

@@ -31,6 +31,8 @@ from marketing_site.settings import get_settings
 SLOTS_PATH = "/api/v1/booking/slots"
 BOOK_PATH = "/api/v1/booking"
 NO_STORE = {"Cache-Control": "no-store"}
+REFUSED = ("invalid", "expired", "retired")  # the link's refusals (services.booking.read_cancel_token)
+GONE = ("expired", "retired")
 
 
 async def slots(_: Request) -> JSONResponse:
@@ -115,7 +117,8 @@ def _slot_text(found: booking.CancelResult) -> dict[str, str]:
 
 def _problem(lang: str, status: str) -> HTMLResponse:
     text = words(lang, "booking.cancel_page")
-    return _page(lang, f'<p role="alert">{html.escape(text[status])}</p>', 410 if status == "expired" else 400)
+    # Gone for good: an expired link, and a link of the retired form (it named a row id).
+    return _page(lang, f'<p role="alert">{html.escape(text[status])}</p>', 410 if status in GONE else 400)
 
 
 async def cancel_page(request: Request) -> HTMLResponse:
@@ -123,7 +126,7 @@ async def cancel_page(request: Request) -> HTMLResponse:
     found = await to_thread.run_sync(booking.booking_for_token, token)
     lang = _lang_of(request, found)
     text = words(lang, "booking.cancel_page")
-    if found.status in ("invalid", "expired"):
+    if found.status in REFUSED:
         return _problem(lang, found.status)
     if found.status == "already":
         return _page(lang, f"<p>{html.escape(text['already'])}</p>")
@@ -144,7 +147,7 @@ async def cancel(request: Request) -> HTMLResponse:
     result = await to_thread.run_sync(booking.cancel, token if isinstance(token, str) else "")
     lang = _lang_of(request, result)
     text = words(lang, "booking.cancel_page")
-    if result.status in ("invalid", "expired"):
+    if result.status in REFUSED:
         return _problem(lang, result.status)
     if result.status == "already":
         return _page(lang, f"<p>{html.escape(text['already'])}</p>")

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 
 from sqlalchemy import Column, DateTime, Index, text
 from sqlmodel import Field
 
-from marketing_site.db.leads import VisitAttribution, utcnow
+from marketing_site.db.leads import NEVER_REUSED_IDS, VisitAttribution, utcnow
 
 CONFIRMED = "confirmed"
 CANCELLED = "cancelled"
 # Only a confirmed booking holds its slot: a cancelled one frees it for the next visitor.
 ACTIVE = text(f"status = '{CONFIRMED}'")
+CANCEL_KEY_LENGTH = 24  # characters of base64url: 144 random bits
+
+
+def new_cancel_key() -> str:
+    return secrets.token_urlsafe(CANCEL_KEY_LENGTH * 3 // 4)
 
 
 def _timestamp(**kwargs) -> Column:
@@ -25,6 +31,8 @@ class Booking(VisitAttribution, table=True):
     __tablename__ = "booking"
     __table_args__ = (
         Index("uq_booking_active_slot", "starts_at", unique=True, sqlite_where=ACTIVE, postgresql_where=ACTIVE),
+        Index("uq_booking_cancel_key", "cancel_key", unique=True),
+        NEVER_REUSED_IDS,
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -38,5 +46,8 @@ class Booking(VisitAttribution, table=True):
     status: str = Field(default=CONFIRMED, max_length=10)  # confirmed | cancelled
     # The calendar invitation's UID: the cancellation refers to the same event.
     uid: str = Field(max_length=200, unique=True)
+    # What the cancel link names (services.booking.cancel_token): random, made with the booking and
+    # gone with it, so an old link reaches nothing after an erasure or a purge, never the next row.
+    cancel_key: str = Field(default_factory=new_cancel_key, max_length=CANCEL_KEY_LENGTH)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False))
     cancelled_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))

@@ -13,13 +13,14 @@ from datetime import datetime
 from sqlalchemy import Column, Index, Text, func
 from sqlmodel import Field, SQLModel
 
-from marketing_site.db.leads import Lead, _timestamp, utcnow
+from marketing_site.db.leads import NEVER_REUSED_IDS, Lead, _timestamp, utcnow
 
 
 class ConsoleAudit(SQLModel, table=True):
     """One action of an operator on personal data (lookup, download, erase, export)."""
 
     __tablename__ = "console_audit"
+    __table_args__ = (NEVER_REUSED_IDS,)  # the console shows its ids
 
     id: int | None = Field(default=None, primary_key=True)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False, index=True))

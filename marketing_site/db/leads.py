@@ -35,10 +35,18 @@ class VisitAttribution(SQLModel):
 ATTRIBUTION = tuple(VisitAttribution.model_fields)
 
 
+# Tables whose ids leave the database (the console's rows and retry buttons, `ops`, the log) never
+# hand an id out twice: SQLite otherwise reuses the highest id after a delete (an erasure, a purge),
+# so an operator's open page or an old log line would name the next person's row. PostgreSQL's
+# sequences never go back. Migration 0015 rebuilt the existing SQLite tables this way.
+NEVER_REUSED_IDS = {"sqlite_autoincrement": True}
+
+
 class Lead(VisitAttribution, table=True):
     """A visitor who asked for a document, with the contact details they gave."""
 
     __tablename__ = "lead"
+    __table_args__ = (NEVER_REUSED_IDS,)
 
     id: int | None = Field(default=None, primary_key=True)
     form: str = Field(max_length=40, index=True)
@@ -60,7 +68,7 @@ class OutboxMessage(SQLModel, table=True):
     """A mail to send about a lead; the worker claims it with a lease, then marks it."""
 
     __tablename__ = "outbox_message"
-    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
+    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"), NEVER_REUSED_IDS)
 
     id: int | None = Field(default=None, primary_key=True)
     # None only for a mail about no one: the sales notice of a demo cancelled by an erasure.

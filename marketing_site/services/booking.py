@@ -60,9 +60,12 @@ BUSY_FEED_TIMEOUT_SECONDS = 5
 # After a failed read of the busy feed, wait this long before trying again (the offer goes on).
 BUSY_FEED_RETRY_SECONDS = 60
 CANCEL_PATH = "/api/v1/booking/cancel"
-# A token is `<id>.<expiry>.<signature>` (about 70 characters); anything much longer is not one.
+# A token is `<cancel key>.<expiry>.<signature>` (about 80 characters); anything much longer is not one.
 MAX_CANCEL_TOKEN_LENGTH = 200
-_CANCEL_PAYLOAD = re.compile(r"(?P<id>[1-9][0-9]{0,18})\.(?P<expiry>[1-9][0-9]{0,11})", re.ASCII)
+_CANCEL_PAYLOAD = re.compile(r"(?P<key>[A-Za-z0-9_-]{24})\.(?P<expiry>[1-9][0-9]{0,11})", re.ASCII)
+# The links mailed before migration 0015 named the booking's row id, which SQLite handed out
+# again after an erasure: a link of that form reaches nothing, and the page says why.
+_RETIRED_PAYLOAD = re.compile(r"[1-9][0-9]{0,18}\.[1-9][0-9]{0,11}", re.ASCII)
 TIMEZONES = frozenset(available_timezones())
 
 
@@ -303,36 +306,43 @@ def _cancel_signature(payload: str) -> str:
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
-def cancel_token(booking_id: int, expires: datetime) -> str:
-    """`<id>.<expiry>.<HMAC>`: names the booking, valid until its start."""
-    payload = f"{booking_id}.{int(expires.timestamp())}"
+def cancel_token(cancel_key: str, expires: datetime) -> str:
+    """`<cancel key>.<expiry>.<HMAC>`: names the booking by its random key, valid until its start.
+
+    Never the row id: a key is made once with its booking and deleted with it, so a link of an
+    erased or purged booking reaches nothing, whatever row comes next."""
+    payload = f"{cancel_key}.{int(expires.timestamp())}"
     return payload + "." + _cancel_signature(payload)
 
 
-def read_cancel_token(token: str, now: datetime | None = None) -> tuple[int | None, str | None]:
-    """(booking id, None) for a valid token, else (None, "invalid" | "expired").
+def read_cancel_token(token: str, now: datetime | None = None) -> tuple[str | None, str | None]:
+    """(cancel key, None) for a valid token, else (None, "invalid" | "expired" | "retired").
 
     The signature is checked over the token's text exactly as received, before anything is
     parsed: only the text this site signed passes (not `07` for `7`, nor other scripts'
     digits that `int` would read alike), and no number of a hostile token is ever converted.
+    A token of the retired form (a row id, signed by this site before migration 0015) is
+    "retired": it names nothing any more.
     """
-    # A token this site wrote is short ASCII (digits, dots, base64url).
+    # A token this site wrote is short ASCII (base64url, digits, dots).
     if not isinstance(token, str) or len(token) > MAX_CANCEL_TOKEN_LENGTH or not token.isascii():
         return None, "invalid"
     payload, _, signature = token.rpartition(".")
     if not hmac.compare_digest(_cancel_signature(payload), signature):
         return None, "invalid"
+    if _RETIRED_PAYLOAD.fullmatch(payload):
+        return None, "retired"
     match = _CANCEL_PAYLOAD.fullmatch(payload)
     if match is None:  # signed here, so never; checked all the same
         return None, "invalid"
     if int(match["expiry"]) <= (now or utcnow()).timestamp():
         return None, "expired"
-    return int(match["id"]), None
+    return match["key"], None
 
 
 def cancel_url(booking: Booking) -> str:
     """The link of the visitor's mail (`lang` only words the page when the token is refused)."""
-    token = cancel_token(booking.id, _as_utc(booking.starts_at))  # type: ignore[arg-type]  # a stored booking has its id
+    token = cancel_token(booking.cancel_key, _as_utc(booking.starts_at))
     return get_settings().absolute(f"{CANCEL_PATH}?token={token}&lang={booking.lang}")
 
 
@@ -556,12 +566,22 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     # the lead for review instead of refusing the visitor.
     flags = "honeypot" if payload.get(leads.HONEYPOT_FIELD) else ""
     if errors:
+        # The slot may be taken by this very request's twin (sent twice at once with the same key),
+        # stored between the look-up above and this check: that is the visitor's booking, not a refusal.
+        twin = _booking_of_lead_key(key) if client_key and reason == "slot_taken" else None
+        if twin is not None:
+            metrics.BOOKINGS.labels(outcome="duplicate").inc()
+            return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
         metrics.BOOKINGS.labels(outcome="taken" if reason == "slot_taken" and len(errors) == 1 else "invalid").inc()
         return BookResult("taken" if reason == "slot_taken" and len(errors) == 1 else "invalid", errors)
     # Both checked above (their errors returned): this tells the type checker.
     assert start is not None
     assert isinstance(zone_name, str)
     refused, spent = _spend_budgets(contact.email_ascii, key, messages)
+    twin = _booking_of_lead_key(key) if client_key and refused is not None else None
+    if twin is not None:  # the budget was spent by this request's twin, just stored
+        metrics.BOOKINGS.labels(outcome="duplicate").inc()
+        return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
     if refused is not None:
         metrics.BOOKINGS.labels(outcome="over_budget").inc()
         return refused
@@ -622,17 +642,17 @@ def _store(
 
 @dataclasses.dataclass(frozen=True)
 class CancelResult:
-    status: str  # confirmed (the page asks) | cancelled | already | invalid | expired
+    status: str  # confirmed (the page asks) | cancelled | already | invalid | expired | retired
     booking: Booking | None = None
 
 
 def booking_for_token(token: str) -> CancelResult:
     """The booking a cancel link names, without changing anything (the confirmation page)."""
-    booking_id, problem = read_cancel_token(token)
-    if problem is not None:
-        return CancelResult(problem)
+    cancel_key, problem = read_cancel_token(token)
+    if problem is not None or cancel_key is None:
+        return CancelResult(problem or "invalid")
     with new_session() as session:
-        booking = session.get(Booking, booking_id)
+        booking = session.exec(select(Booking).where(col(Booking.cancel_key) == cancel_key)).first()
     if booking is None:
         return CancelResult("invalid")
     return CancelResult("already" if booking.status == CANCELLED else "confirmed", booking)
@@ -640,20 +660,22 @@ def booking_for_token(token: str) -> CancelResult:
 
 def cancel(token: str) -> CancelResult:
     """Cancel the booking of a valid link: free the slot and queue the METHOD:CANCEL mails."""
-    booking_id, problem = read_cancel_token(token)
-    if problem is not None:
-        return CancelResult(problem)
+    cancel_key, problem = read_cancel_token(token)
+    if problem is not None or cancel_key is None:
+        return CancelResult(problem or "invalid")
     with new_session() as session, session.begin():
         # A conditional update: of two clicks at once, exactly one cancels (and mails).
         changed = rows_changed(
             session.execute(
                 update(Booking)
-                .where(col(Booking.id) == booking_id)
+                .where(col(Booking.cancel_key) == cancel_key)
                 .where(col(Booking.status) == CONFIRMED)
                 .values(status=CANCELLED, cancelled_at=utcnow())
             )
         )
-        booking = session.get(Booking, booking_id, populate_existing=True)
+        booking = session.exec(
+            select(Booking).where(col(Booking.cancel_key) == cancel_key).execution_options(populate_existing=True)
+        ).first()
         if booking is None:
             return CancelResult("invalid")
         if changed != 1:
@@ -662,7 +684,7 @@ def cancel(token: str) -> CancelResult:
         for message in _mails(booking, lead, cancelled=True):  # type: ignore[arg-type]  # a booking's lead exists (foreign key)
             session.add(message)
     mail.wake_worker()
-    log.info("booking %s cancelled", booking_id)
+    log.info("booking %s cancelled", booking.id)
     metrics.BOOKING_CANCELLATIONS.inc()
     return CancelResult("cancelled", booking)
 

@@ -34,7 +34,7 @@ from marketing_site.db.booking import Booking
 from marketing_site.db.console import ConsoleAudit
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.logs import new_reference
-from marketing_site.services import audience, lead_export, mail, sessions
+from marketing_site.services import audience, lead_export, leads, mail, sessions
 from marketing_site.services.health import health_report, mail_needing_attention
 from marketing_site.settings import get_settings
 
@@ -480,10 +480,15 @@ class SubjectError(ValueError):
 
 
 def normalise_email(email: str) -> str:
-    value = (email or "").strip().lower()
+    """The address as intake stores it (services.leads: stripped, NFC, the domain readable and
+    lower-case), lower-case: what the console shows and the audit log hashes, the same for every
+    way of writing one address. Raises SubjectError when it is not an address."""
+    value = (email or "").strip()
     if not value or len(value) > EMAIL_MAX or "@" not in value or any(c.isspace() or ord(c) < 32 for c in value):
         raise SubjectError(email)
-    return value
+    forms = leads.email_lookup_forms(value)
+    # The readable form: the one without an IDNA label when there are two.
+    return min(forms, key=lambda form: ("xn--" in form, form))
 
 
 def subject_key(email: str) -> str:
@@ -499,63 +504,72 @@ def _record(model: Any, exclude: tuple[str, ...] = ()) -> dict[str, Any]:
     return {k: _plain(v) for k, v in model.model_dump().items() if k not in exclude}
 
 
-def _leads_of(email: str):
-    return select(col(Lead.id)).where(func.lower(col(Lead.email)) == email)
+# A person is found by every form of their address (services.leads.email_lookup_forms: case,
+# NFC/NFD, punycode or Unicode domain), each compared lower-case with the stored text.
+Forms = frozenset[str]
 
 
-def _find_leads(session: Session, email: str) -> list[dict[str, Any]]:
-    return [_record(lead) for lead in session.scalars(select(Lead).where(func.lower(Lead.email) == email))]
+def _leads_of(forms: Forms):
+    return select(col(Lead.id)).where(func.lower(col(Lead.email)).in_(forms))
 
 
-def _erase_leads(session: Session, email: str) -> int:
-    return rows_changed(session.execute(delete(Lead).where(func.lower(Lead.email) == email)))
+def _find_leads(session: Session, forms: Forms) -> list[dict[str, Any]]:
+    return [_record(lead) for lead in session.scalars(select(Lead).where(func.lower(Lead.email).in_(forms)))]
 
 
-def _outbox_condition(email: str):
+def _erase_leads(session: Session, forms: Forms) -> int:
+    return rows_changed(session.execute(delete(Lead).where(func.lower(Lead.email).in_(forms))))
+
+
+def _outbox_condition(forms: Forms):
+    # Headers carry the domain in IDNA (To of the visitor's mail, Reply-To of the sales one).
     return or_(
-        col(OutboxMessage.lead_id).in_(_leads_of(email)),
-        func.lower(OutboxMessage.reply_to) == email,
-        func.lower(OutboxMessage.mail_to) == email,
+        col(OutboxMessage.lead_id).in_(_leads_of(forms)),
+        func.lower(OutboxMessage.reply_to).in_(forms),
+        func.lower(OutboxMessage.mail_to).in_(forms),
     )
 
 
-def _find_bookings(session: Session, email: str) -> list[dict[str, Any]]:
-    return [_record(b) for b in session.scalars(select(Booking).where(col(Booking.lead_id).in_(_leads_of(email))))]
+def _find_bookings(session: Session, forms: Forms) -> list[dict[str, Any]]:
+    return [_record(b) for b in session.scalars(select(Booking).where(col(Booking.lead_id).in_(_leads_of(forms))))]
 
 
-def _erase_bookings(session: Session, email: str) -> int:
+def _erase_bookings(session: Session, forms: Forms) -> int:
     # A demo still to come is cancelled (slot freed, sales told with METHOD:CANCEL) before it goes.
     from marketing_site.services import booking
 
-    return booking.erase_bookings(session, _leads_of(email))
+    return booking.erase_bookings(session, _leads_of(forms))
 
 
-def _find_outbox(session: Session, email: str) -> list[dict[str, Any]]:
-    return [_record(m) for m in session.scalars(select(OutboxMessage).where(_outbox_condition(email)))]
+def _find_outbox(session: Session, forms: Forms) -> list[dict[str, Any]]:
+    return [_record(m) for m in session.scalars(select(OutboxMessage).where(_outbox_condition(forms)))]
 
 
-def _erase_outbox(session: Session, email: str) -> int:
-    return rows_changed(session.execute(delete(OutboxMessage).where(_outbox_condition(email))))
+def _erase_outbox(session: Session, forms: Forms) -> int:
+    return rows_changed(session.execute(delete(OutboxMessage).where(_outbox_condition(forms))))
 
 
-def _sessions_of(session: Session, email: str) -> Iterator[AuthSession]:
-    # Claims are JSON text; login sessions are few (one per logged-in browser, one day).
+def _sessions_of(session: Session, forms: Forms) -> Iterator[AuthSession]:
+    # Claims are JSON text; login sessions are few (one per logged-in browser, one day). The
+    # provider writes the address as it likes (a punycode or Unicode domain, NFD, any case): each
+    # claim is normalised as intake normalises, then compared.
     for record in session.scalars(select(AuthSession)):
         claims = json.loads(record.user_json)
-        if str(claims.get("email") or "").lower() == email or record.sub.lower() == email:
+        written = {str(claims.get("email") or ""), record.sub}
+        if any(forms & leads.email_lookup_forms(value) for value in written if "@" in value):
             yield record
 
 
-def _find_sessions(session: Session, email: str) -> list[dict[str, Any]]:
+def _find_sessions(session: Session, forms: Forms) -> list[dict[str, Any]]:
     # The claims the provider gave, and the session's dates; never its tokens or id hash.
     return [
         {"claims": json.loads(r.user_json), "created_at": r.created_at, "expires_at": r.expires_at}
-        for r in _sessions_of(session, email)
+        for r in _sessions_of(session, forms)
     ]
 
 
-def _erase_sessions(session: Session, email: str) -> int:
-    hashes = [r.id_hash for r in _sessions_of(session, email)]
+def _erase_sessions(session: Session, forms: Forms) -> int:
+    hashes = [r.id_hash for r in _sessions_of(session, forms)]
     if not hashes:
         return 0
     return rows_changed(session.execute(delete(AuthSession).where(col(AuthSession.id_hash).in_(hashes))))
@@ -563,11 +577,11 @@ def _erase_sessions(session: Session, email: str) -> int:
 
 @dataclasses.dataclass(frozen=True)
 class Holder:
-    """A table that can hold a person's data: how to find and erase it by (lowercase) email."""
+    """A table that can hold a person's data: how to find and erase it by the forms of an email."""
 
     name: str
-    find: Callable[[Session, str], list[dict[str, Any]]]
-    erase: Callable[[Session, str], int]
+    find: Callable[[Session, Forms], list[dict[str, Any]]]
+    erase: Callable[[Session, Forms], int]
 
 
 # Every table that holds a person's data, named by its table: lookup, download and erasure all
@@ -627,24 +641,42 @@ def _audit(session: Session, operator: Operator, action: str, subject: str, coun
 def subject_data(operator: Operator, email: str, action: Literal["lookup", "download"]) -> dict[str, list]:
     """Everything held for `email`, per holder; the lookup or download is audited."""
     email = normalise_email(email)
+    forms = leads.email_lookup_forms(email)
     with new_session() as session, session.begin():
-        found = {holder.name: holder.find(session, email) for holder in HOLDERS}
+        found = {holder.name: holder.find(session, forms) for holder in HOLDERS}
         _audit(session, operator, action, subject_key(email), {k: len(v) for k, v in found.items()})
     return found
 
 
+class ErasurePartial(RuntimeError):
+    """The erasure was written, yet a lookup in the same transaction still found some of the
+    person (`remaining`, rows per holder): it is said, logged and audited, never reported done."""
+
+    def __init__(self, erased: dict[str, int], remaining: dict[str, int]):
+        super().__init__(remaining)
+        self.erased, self.remaining = erased, remaining
+
+
 def erase_subject(operator: Operator, email: str) -> dict[str, int]:
-    """Erase everything held for `email` and write the audit entry, in one transaction.
+    """Erase everything held for `email` (any form of it) and write the audit entry, in one transaction.
 
     On any failure nothing is erased: the transaction rolls back, the failure is logged with a
     reference and audited (in a transaction of its own), and ErasureFailed carries the reference.
+    After erasing, every holder looks again within the transaction; whatever it still finds (a
+    holder whose erasure misses a row its lookup sees, a lead arriving meanwhile) makes the
+    erasure partial: audited as `erase-partial` and raised as ErasurePartial.
     """
     email = normalise_email(email)
+    forms = leads.email_lookup_forms(email)
     subject = subject_key(email)
     try:
         with new_session() as session, session.begin():
-            counts = {holder.name: holder.erase(session, email) for holder in HOLDERS}
-            _audit(session, operator, "erase", subject, counts)
+            counts = {holder.name: holder.erase(session, forms) for holder in HOLDERS}
+            remaining = {holder.name: len(holder.find(session, forms)) for holder in HOLDERS}
+            remaining = {name: count for name, count in remaining.items() if count}
+            _audit(
+                session, operator, "erase-partial" if remaining else "erase", subject, {**counts, **_left(remaining)}
+            )
     except Exception as error:
         reference = new_reference()
         logger.exception("data-subject erasure failed ref=%s by %s, rolled back", reference, operator.sub)
@@ -658,8 +690,15 @@ def erase_subject(operator: Operator, email: str) -> dict[str, int]:
         from marketing_site.services import mail
 
         mail.wake_worker()  # the sales notice of a cancelled demo
+    if remaining:
+        logger.error("data-subject erasure by %s partial: %s erased, %s left", operator.sub, counts, remaining)
+        raise ErasurePartial(counts, remaining)
     logger.info("data-subject erasure by %s: %s", operator.sub, counts)
     return counts
+
+
+def _left(remaining: dict[str, int]) -> dict[str, int]:
+    return {f"{name} left": count for name, count in remaining.items()}
 
 
 def audit_export(operator: Operator, f: LeadFilter, count: int) -> None:

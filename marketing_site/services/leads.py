@@ -257,14 +257,40 @@ def validate_contact(values: Mapping[str, Any], lang: str = "fr") -> ContactChec
     errors: dict[str, str] = {}
     email_ascii = ""
     if "email" in cleaned:
-        local, _, domain = cleaned["email"].rpartition("@")
-        ascii_domain = _ascii_domain(domain)
-        if ascii_domain is None:
+        forms = _email_forms(cleaned["email"])
+        if forms is None:
             errors["email"] = messages["email"]
         else:
-            email_ascii = f"{local}@{ascii_domain}"
-            cleaned["email"] = f"{local}@{_display_domain(ascii_domain)}"
+            cleaned["email"], email_ascii = forms
     return ContactCheck(values=cleaned, errors=errors, email_ascii=email_ascii)
+
+
+def _email_forms(email: str) -> tuple[str, str] | None:
+    """(stored, ASCII) forms of a cleaned email: the domain readable (Unicode, lower-case) as the
+    lead keeps it, and in IDNA for headers; None when the domain cannot be encoded."""
+    local, _, domain = email.rpartition("@")
+    ascii_domain = _ascii_domain(domain)
+    if ascii_domain is None:
+        return None
+    return f"{local}@{_display_domain(ascii_domain)}", f"{local}@{ascii_domain}"
+
+
+def email_lookup_forms(email: str) -> frozenset[str]:
+    """Every lower-case form under which this site may hold an address, from any way of writing it.
+
+    Intake (`validate_contact`) stores an email stripped, NFC, its domain readable and lower-case;
+    mail headers carry the domain in IDNA. So an address typed with another case, in NFD, or with
+    its domain in punycode or Unicode gives the same forms here, and a data-subject lookup or
+    erasure finds what intake stored. The local part is ASCII (the pattern's dot-atom): lower-case
+    compares it as SQL's lower() does. An address the form would refuse (a provider's claim such as
+    `user@localhost`) still gives its stripped, NFC, lower-case self."""
+    value = unicodedata.normalize("NFC", (email or "").replace("\t", " ").strip(" \u00a0\u202f\n\r"))
+    forms = {value.lower()}
+    if "@" in value:
+        converted = _email_forms(value)
+        if converted is not None:
+            forms.update(form.lower() for form in converted)
+    return frozenset(form for form in forms if form)
 
 
 class LeadInput(ContactFields):

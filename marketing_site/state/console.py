@@ -291,6 +291,13 @@ class ConsoleState(rx.State):
             self.audit = console.audit_entries()
             self._say("erase_failed", ok=False, ref=failure.reference)
             return
+        except console.ErasurePartial as partial:
+            # What was erased, and aloud that some of the person is still held (never "done").
+            self._show_subject(console.normalise_email(str(email)), "erased", partial.erased)
+            self._say("erase_partial", ok=False, count=sum(partial.remaining.values()))
+            self._refresh_leads()
+            self._refresh_mail()
+            return
         self._show_subject(console.normalise_email(str(email)), "erased", counts)
         self._refresh_leads()
         self._refresh_mail()
