@@ -111,6 +111,8 @@ dev: migrate
 # The test build points ANALYTICS_SCRIPT_URL at a loopback path of the test site that only the
 # consent tests answer (with Playwright's request interception): any other request to it is a 404.
 TEST_ANALYTICS_URL = http://127.0.0.1:$(TEST_PORT)/__test-analytics.js
+# Likewise the marketing purpose's script (content/consent.py): each purpose loads its own.
+TEST_MARKETING_URL = http://127.0.0.1:$(TEST_PORT)/__test-marketing.js
 
 # The test build also carries recognisable values for every secret: tests/test_security.py
 # checks that none of them reaches the frontend bundle.
@@ -155,10 +157,11 @@ SECOND_LANE_TESTS = tests/test_browser_layout.py tests/test_consent.py tests/tes
 ENGINE_ONLY_TESTS = tests/test_nginx.py tests/test_prometheus.py tests/test_machines.py
 
 test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER)
-	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
+	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) MARKETING_SCRIPT_URL=$(TEST_MARKETING_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT)
 	@mkdir -p test-artifacts; engines=""; ignore=""; \
 	if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
 		$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=http://127.0.0.1:$(ENGINE_TEST_PORT)/__test-analytics.js \
+			MARKETING_SCRIPT_URL=http://127.0.0.1:$(ENGINE_TEST_PORT)/__test-marketing.js \
 			REFLEX_WEB_WORKDIR=$(ENGINE_WEB) $(MAKE) --no-print-directory build PORT=$(ENGINE_TEST_PORT) || exit 1; \
 		echo "--- the PostgreSQL and Redis pass runs beside this one: test-artifacts/engines.log"; \
 		second="$(if $(PYTEST_ARGS),,$(SECOND_LANE_TESTS))"; \
