@@ -125,7 +125,7 @@ function setChoice(choice, answered) {
 
 function track(name, data) {
   if (typeof name !== "string" || !name) return false;
-  const purpose = store.purposes.find((p) => p.events.includes(name));
+  const purpose = store.purposes.find((candidate) => candidate.events.includes(name));
   if (!purpose || !has(purpose.key) || purpose.scripts.filter(Boolean).length === 0) return false;
   const event = { ...(data || {}), event: name };
   const state = store.scripts[purpose.key];
