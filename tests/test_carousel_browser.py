@@ -13,9 +13,9 @@ import shutil
 import subprocess
 
 import pytest
+from servers import ROOT
 
 from marketing_site.components.carousel import carousel_props
-from servers import ROOT, WEB_DIR
 
 BUN = ROOT / ".tools" / "node_modules" / ".bin" / "bun"
 ENTRY = """

@@ -20,11 +20,20 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from servers import ROOT
+from test_consent_store import as_jsx_props, banner, stored
 
 # What the copy needs to import the site and migrate a database; tests/ and docs/ are not copied.
-COPIED = ("marketing_site", "alembic", "alembic.ini", "rxconfig.py", "pyproject.toml", "assets/styles", "files")
+COPIED = (
+    "marketing_site",
+    "alembic",
+    "alembic.ini",
+    "rxconfig.py",
+    "pyproject.toml",
+    "assets/styles",
+    "assets/consent.jsx",
+    "files",
+)
 
 
 @pytest.fixture
@@ -86,6 +95,7 @@ def run_in(repo: Path, code: str, **env: str) -> dict:
         capture_output=True,
         text=True,
         timeout=300,
+        check=False,  # its error output is the failure's message
     )
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -188,7 +198,7 @@ def test_recipe_a_new_feature_page_in_both_languages(repo):
     for lang in ("fr", "en"):
         assert titles[lang] in found["page"][lang]
         assert found["navbar"][lang], f"the {lang} navbar's Solutions menu links the page"
-        assert f"<loc>http" in found["sitemap"] and paths[lang] in found["sitemap"]
+        assert f"{paths[lang]}</loc>" in found["sitemap"]
 
 
 # ---------------------------------------------------------------- (b) a price and an offer's feature
@@ -457,5 +467,12 @@ def test_recipe_e_a_new_consent_purpose(repo):
     assert "Live chat" in found["home"] and "https://chat.example/widget.js" in found["home"]
     assert 'purposeKeys:["analytics", "marketing", "chat"]' in found["gate"]
     assert "https://chat.example" in found["csp"]
-    # Off until chosen: nothing in the prerendered page loads it (only the banner's props name it).
-    assert "<script" not in found["home"] or 'src="https://chat.example' not in found["home"]
+    # Off until chosen: the copy's banner (its consent.jsx, its props) mounted on a visitor who had
+    # answered the two earlier purposes loads what those allow, not the chat, and asks again;
+    # once the chat is granted, its script is injected.
+    props = as_jsx_props(found["props"]["en"])
+    before = banner(props, stored(analytics="1", marketing="0"), consent_jsx=repo / "assets" / "consent.jsx")
+    assert "https://chat.example/widget.js" not in before["scripts"]
+    assert before["has"]["chat"] is False and before["visible"] is True
+    after = banner(props, stored(analytics="1", marketing="0"), [["grant", "chat"]], repo / "assets" / "consent.jsx")
+    assert after["scripts"][-1] == "https://chat.example/widget.js" and after["has"]["chat"] is True
