@@ -94,7 +94,8 @@ def test_each_purpose_loads_its_scripts_only_when_its_stored_answer_grants_it(an
     )
     done = banner(site_props(), cookie)
     valid = version == "1"
-    granted = [key for key, value in answers.items() if valid and value == "1"]
+    # Injected in the order of PURPOSES, whatever the order of the cookie's pairs.
+    granted = [p.key for p in PURPOSES if valid and answers[p.key] == "1"]
     assert done["scripts"] == [SCRIPTS[key] for key in granted]
     assert done["has"] == {key: key in granted for key in answers}
     # Asked again unless every purpose has a valid stored answer.
