@@ -320,18 +320,25 @@ def test_recipe_c_an_optional_company_size_select_on_the_lead_form(repo):
     }
     with new_session() as session:
         stored = {lead.email: lead.company_size for lead in session.exec(select(Lead))}
-        bodies = {m.reply_to: m.body for m in session.exec(select(OutboxMessage))}
+        outbox = {m.reply_to: m.body for m in session.exec(select(OutboxMessage))}
+    # Mailed: the outbox worker's pass, to the mail folder (MAIL_SINK_DIR, no SMTP_HOST), as sent.
+    import asyncio, email, pathlib
+    from email import policy
+    asyncio.run(mail.process_due())
+    sent = [email.message_from_bytes(f.read_bytes(), policy=policy.default) for f in pathlib.Path("mail").glob("*.eml")]
+    bodies = {str(m["Reply-To"]): m.get_body(("plain",)).get_content() for m in sent}
     out = io.StringIO()
     with new_session() as session:
         lead_export.write_leads_csv(out, session.exec(select(Lead).order_by(Lead.id)))
-    page = console.lead_page(console.LeadFilter()) if hasattr(console, "LeadFilter") else None
+    page = console.lead_page(console.LeadFilter())
     spec = [f for f in lead_form_props("ebook", "en")["fields"] if f["name"] == "company_size"][0]
     print(json.dumps({
         "results": {k: [r.status, r.errors] for k, r in results.items()},
         "stored": stored,
         "bodies": bodies,
+        "outbox": outbox,
         "csv": out.getvalue(),
-        "rows": [{k: row.get(k) for k in ("email", "company_size")} for row in page.rows] if page else None,
+        "rows": [{k: row.get(k) for k in ("email", "company_size")} for row in page.rows],
         "columns": list(console_page.COLUMNS),
         "table": str(console_page.table(words("en", "console"), "en")),
         "spec": spec,
@@ -344,16 +351,17 @@ def test_recipe_c_an_optional_company_size_select_on_the_lead_form(repo):
     assert results["other"][0] == "invalid" and "company_size" in results["other"][1]
     assert found["stored"] == {"jane@smith.example": "6-20", "john@smith.example": "", "ann@smith.example": ""}
     # Mailed (in French, the sales team's language): the option's words, or "not given".
-    assert "Taille de votre société : 6 à 20" in found["bodies"]["jane@smith.example"]
-    assert "Taille de votre société : (non renseigné)" in found["bodies"]["john@smith.example"]
+    assert set(found["bodies"]) == set(found["outbox"]) == set(found["stored"])  # three mails sent
+    assert "Taille de votre société : 6 à 20\r\n" in found["bodies"]["jane@smith.example"]
+    assert "Taille de votre société : (non renseigné)\r\n" in found["bodies"]["john@smith.example"]
     header, *lines = found["csv"].lstrip("\ufeff").splitlines()
     assert "company_size" in header.split(";")
     column = header.split(";").index("company_size")
     assert sorted(line.split(";")[column] for line in lines) == ["", "", "6-20"]
     assert "company_size" in found["columns"]
     assert "Your company size" in found["table"] and "6 to 20" in found["table"]
-    if found["rows"] is not None:
-        assert {"email": "jane@smith.example", "company_size": "6-20"} in found["rows"]
+    assert {"email": "jane@smith.example", "company_size": "6-20"} in found["rows"]
+    assert {"email": "john@smith.example", "company_size": ""} in found["rows"]
     spec = found["spec"]
     assert spec["kind"] == "select" and spec["required"] is False
     assert [o["value"] for o in spec["options"]] == ["", "1-5", "6-20", "21-100", "100+"]
