@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 from servers import ROOT
-from test_consent_store import as_jsx_props, banner, stored
+from test_consent_store import BUN, as_jsx_props, banner, stored
 
 # What the copy needs to import the site and migrate a database; tests/ and docs/ are not copied.
 COPIED = (
@@ -32,6 +32,7 @@ COPIED = (
     "pyproject.toml",
     "assets/styles",
     "assets/consent.jsx",
+    "assets/carousel.jsx",
     "files",
 )
 
@@ -420,9 +421,50 @@ def test_recipe_d_a_testimonial_and_an_autoplay_interval(repo):
         home = found["home"][lang]
         assert "Marc Aubert" in home and js(quotes[lang]) in home
         assert "autoplayMs:6000" in home
-        # The Pause control is rendered by the carousel whenever autoplay is on with two items
-        # or more (assets/carousel.jsx; tests/test_carousel_browser.py runs it in Chromium).
         assert js(props["pause_label"]) in home
+        # The copy's carousel.jsx rendered with these props (its first render, the prerendered
+        # one): the first testimonial, and the Pause control beside previous/next (English pages
+        # hide previous/next, not Pause). tests/test_carousel_browser.py runs it in Chromium.
+        tree = carousel_tree(repo, props)
+        buttons = [e["props"].get("aria-label") for e in elements(tree) if e["type"] == "button"]
+        assert props["pause_label"] in buttons
+        assert buttons == (
+            [props["pause_label"], props["previous_label"], props["next_label"]]
+            if lang == "fr"
+            else [props["pause_label"]]
+        )
+        assert any(
+            e["type"] == "p" and e["props"].get("children") == props["items"][0]["quote"] for e in elements(tree)
+        )
+        assert tree["props"]["data-autoplay"] == "rotating"
+
+
+def carousel_tree(repo: Path, props: dict) -> dict:
+    """The copy's `assets/carousel.jsx` rendered once in Bun (tests/js/carousel_tree.mjs)."""
+    camel = {key.split("_")[0] + "".join(p.title() for p in key.split("_")[1:]): v for key, v in props.items()}
+    done = subprocess.run(
+        [
+            str(BUN),
+            str(ROOT / "tests" / "js" / "carousel_tree.mjs"),
+            str(repo / "assets" / "carousel.jsx"),
+            json.dumps(camel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,  # its error output is the failure's message
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def elements(node) -> list[dict]:
+    """Every element of a rendered tree, depth first."""
+    if isinstance(node, list):
+        return [e for child in node for e in elements(child)]
+    if not isinstance(node, dict) or "type" not in node:
+        return []
+    return [node, *elements(node["props"].get("children"))]
 
 
 # ---------------------------------------------------------------- (e) a new consent purpose
