@@ -111,6 +111,8 @@ dev: migrate
 # The test build points ANALYTICS_SCRIPT_URL at a loopback path of the test site that only the
 # consent tests answer (with Playwright's request interception): any other request to it is a 404.
 TEST_ANALYTICS_URL = http://127.0.0.1:$(TEST_PORT)/__test-analytics.js
+# Likewise the marketing purpose's script (content/consent.py): each purpose loads its own.
+TEST_MARKETING_URL = http://127.0.0.1:$(TEST_PORT)/__test-marketing.js
 
 # The test build also carries recognisable values for every secret: tests/test_security.py
 # checks that none of them reaches the frontend bundle.
@@ -170,6 +172,7 @@ test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVID
 		echo "--- the PostgreSQL and Redis lane builds and runs beside this one: test-artifacts/engines.log"; \
 		second="$(if $(PYTEST_ARGS),,$(SECOND_LANE_TESTS))"; \
 		{ $(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=http://127.0.0.1:$(ENGINE_TEST_PORT)/__test-analytics.js \
+			MARKETING_SCRIPT_URL=http://127.0.0.1:$(ENGINE_TEST_PORT)/__test-marketing.js \
 			REFLEX_WEB_WORKDIR=$(ENGINE_WEB) $(MAKE) --no-print-directory build PORT=$(ENGINE_TEST_PORT) || exit 1; \
 		  TEST_PORT=$(ENGINE_TEST_PORT) TEST_WEB_DIR=$(ENGINE_WEB) $(BIN)/python -m pytest -p no:cacheprovider \
 			$(ENGINE_TESTS); first=$$?; \
@@ -179,8 +182,8 @@ test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVID
 		  exit $$first; } > test-artifacts/engines.log 2>&1 & engines=$$!; \
 		ignore="$(if $(PYTEST_ARGS),,$(addprefix --ignore=,$(SECOND_LANE_TESTS) $(ENGINE_ONLY_TESTS)))"; \
 	fi; \
-	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) $(MAKE) --no-print-directory build PORT=$(TEST_PORT) \
-		|| { [ -z "$$engines" ] || kill $$engines; exit 1; }; \
+	$(BUILD_CANARIES) ANALYTICS_SCRIPT_URL=$(TEST_ANALYTICS_URL) MARKETING_SCRIPT_URL=$(TEST_MARKETING_URL) \
+		$(MAKE) --no-print-directory build PORT=$(TEST_PORT) || { [ -z "$$engines" ] || kill $$engines; exit 1; }; \
 	env -u TEST_DATABASE_URL -u TEST_REDIS_URL TEST_PORT=$(TEST_PORT) $(BIN)/python -m pytest $$ignore $(PYTEST_ARGS); sqlite=$$?; \
 	status=0; \
 	if [ -n "$$engines" ]; then \

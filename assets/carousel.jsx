@@ -1,33 +1,55 @@
-// The testimonial carousel (SPEC §3/§4): client-only, no server round trip.
+// The testimonial carousel (SPEC §3/§4): client-only, no server round trip. It renders what
+// marketing_site/components/carousel.py gives it (`CarouselProps` there): the items, whether
+// previous/next show, the autoplay interval and every label. It holds no setting of its own.
 // It renders the current item; "previous" and "next" cycle through the items (wrapping
 // around, and with a single item it stays on it but still plays the slide). Clicks during
-// the 500 ms slide are ignored. The first render is always item 0 with no animation, so the
-// prerendered HTML already holds the first quote and hydration matches it.
-// Test hooks on the root: data-index, data-animating ("true"/"false"), data-moves.
-// Reduced motion: the stylesheet swaps the slide for a plain appearance; the 500 ms lock
-// is kept so the behaviour is the same for everyone.
+// the slide (`slideMs`) are ignored. The first render is always item 0 with no animation, so
+// the prerendered HTML already holds the first quote and hydration matches it.
+// Autoplay (`autoplayMs` > 0; 0 is off): the next item every `autoplayMs`, and a visible
+// Pause/Play button (WCAG 2.2.2), shown whether or not previous/next are. Rotation waits while
+// the pointer is over the carousel or the keyboard focus is in it (but on that button), stops once the
+// visitor pauses, and does not start by itself when the visitor asks for reduced motion (the
+// button then offers Play). Rotating, the slides are not announced (aria-live off).
+// Test hooks on the root: data-index, data-animating ("true"/"false"), data-moves,
+// data-autoplay ("off" | "rotating" | "paused").
+// Reduced motion: the stylesheet swaps the slide for a plain appearance; the lock is kept so
+// the behaviour is the same for everyone.
 import { useEffect, useRef, useState } from "react";
-
-const SLIDE_MS = 500;
 
 export function TestimonialCarousel({
   items,
   showControls,
+  slideMs,
+  autoplayMs,
   label,
   previousLabel,
   nextLabel,
+  pauseLabel,
+  playLabel,
   className,
 }) {
   const count = items ? items.length : 0;
+  const autoplay = autoplayMs > 0 && count > 1;
   const [index, setIndex] = useState(0);
   const [moves, setMoves] = useState(0);
   const [direction, setDirection] = useState("next");
   const [animating, setAnimating] = useState(false);
+  // The visitor's Pause (or reduced motion on arrival): rotation stays off until Play.
+  const [paused, setPaused] = useState(false);
+  // Pointer over, or focus inside: rotation waits, the visitor's choice unchanged.
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
   // A ref, not state: two clicks in the same tick must not both get through.
   const locked = useRef(false);
   const timer = useRef(null);
 
   useEffect(() => () => clearTimeout(timer.current), []);
+
+  useEffect(() => {
+    if (autoplay && window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
+      setPaused(true);
+    }
+  }, [autoplay]);
 
   const move = (step) => {
     if (locked.current || count === 0) return;
@@ -39,8 +61,16 @@ export function TestimonialCarousel({
     timer.current = setTimeout(() => {
       locked.current = false;
       setAnimating(false);
-    }, SLIDE_MS);
+    }, slideMs);
   };
+
+  const rotating = autoplay && !paused && !hovered && !focused;
+  useEffect(() => {
+    if (!rotating) return undefined;
+    const interval = setInterval(() => move(1), autoplayMs);
+    return () => clearInterval(interval);
+    // `move` only reads refs and setters: the interval need not restart with it.
+  }, [rotating, autoplayMs]);
 
   if (count === 0) return null;
   const item = items[index];
@@ -53,8 +83,16 @@ export function TestimonialCarousel({
       data-index={index}
       data-animating={animating ? "true" : "false"}
       data-moves={moves}
+      data-autoplay={autoplay ? (rotating ? "rotating" : "paused") : "off"}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      // Focus on the Pause/Play button itself does not hold the rotation: Play must play.
+      onFocus={(event) => setFocused(!event.target.classList.contains("carousel__button--pause"))}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
+      }}
     >
-      <div className="carousel__viewport" aria-live="polite">
+      <div className="carousel__viewport" aria-live={rotating ? "off" : "polite"}>
         {/* A new key on every move remounts the slide, which restarts its animation. */}
         <figure
           key={moves}
@@ -74,27 +112,42 @@ export function TestimonialCarousel({
           </figcaption>
         </figure>
       </div>
-      {showControls ? (
+      {showControls || autoplay ? (
         <div className="carousel__controls">
-          <button
-            type="button"
-            className="carousel__button carousel__button--previous"
-            aria-label={previousLabel}
-            onClick={() => move(-1)}
-          >
-            <span className="carousel__chevron" aria-hidden="true" />
-          </button>
-          <span className="carousel__position" aria-hidden="true">
-            {index + 1} / {count}
-          </span>
-          <button
-            type="button"
-            className="carousel__button carousel__button--next"
-            aria-label={nextLabel}
-            onClick={() => move(1)}
-          >
-            <span className="carousel__chevron" aria-hidden="true" />
-          </button>
+          {autoplay ? (
+            <button
+              type="button"
+              className="carousel__button carousel__button--pause"
+              aria-label={paused ? playLabel : pauseLabel}
+              data-paused={paused ? "true" : "false"}
+              onClick={() => setPaused(!paused)}
+            >
+              <span className={paused ? "carousel__play" : "carousel__pause"} aria-hidden="true" />
+            </button>
+          ) : null}
+          {showControls ? (
+            <>
+              <button
+                type="button"
+                className="carousel__button carousel__button--previous"
+                aria-label={previousLabel}
+                onClick={() => move(-1)}
+              >
+                <span className="carousel__chevron" aria-hidden="true" />
+              </button>
+              <span className="carousel__position" aria-hidden="true">
+                {index + 1} / {count}
+              </span>
+              <button
+                type="button"
+                className="carousel__button carousel__button--next"
+                aria-label={nextLabel}
+                onClick={() => move(1)}
+              >
+                <span className="carousel__chevron" aria-hidden="true" />
+              </button>
+            </>
+          ) : null}
         </div>
       ) : null}
     </div>

@@ -1,23 +1,29 @@
-// Consent and analytics, entirely in the browser (no server round trip).
+// Consent and the scripts it allows, entirely in the browser (no server round trip).
+//
+// The purposes asked about are data, not code: the `purposes` prop, built in Python from
+// marketing_site/content/consent.py (key, what it loads, which events it carries) and the words
+// of content/<lang>/consent.yaml. This file only renders that list and applies the choice.
 //
 // Two modes, chosen when the site is built (settings CONSENT_SCRIPT_URL):
 // - our own banner (no consent service configured): the visitor's choice is kept six months
-//   in the first-party cookie `nereo_consent` ("v=1&analytics=0|1&ts=<unix seconds>");
+//   in the first-party cookie `nereo_consent` ("v=1&<purpose>=0|1&…&ts=<unix seconds>");
 // - a third-party consent service: its script is loaded (async) and owns consent; our banner
-//   is not rendered, and analytics waits for the service to call
-//   `window.nereoConsent.grant("analytics")` (and `revoke("analytics")` on withdrawal) on
-//   every page load. Our cookie is ignored in that mode.
+//   is not rendered, and each purpose waits for the service to call
+//   `window.nereoConsent.grant(<purpose>)` (and `revoke(<purpose>)` on withdrawal) on every
+//   page load. Our cookie is ignored in that mode.
 //
-// Nothing is tracked before a choice: the analytics script (ANALYTICS_SCRIPT_URL) is
-// injected only once the "analytics" category is granted, and never when it is refused.
+// Nothing a purpose loads runs before that purpose is chosen: its scripts are injected only
+// once it is granted, never when it is refused. A cookie missing a purpose (added since, or
+// the earlier banner's `analytics`-only cookie) keeps the choices it holds and asks again.
 //
 // The JS API, for the lead forms and the consent service (window.nereoConsent):
 //   track(name, data)  sends {event: name, ...data} through window.dataLayer.push once the
-//                      analytics script has loaded; without analytics consent it sends and
+//                      scripts of the purpose carrying that event have loaded; without that
+//                      purpose's consent (or for an event no purpose carries) it sends and
 //                      queues nothing and returns false. Returns true when the event is sent
-//                      or waits for the script being loaded.
-//   has(category)      true when the category ("analytics") is granted.
-//   grant(category), revoke(category)   record a choice (persisted in our cookie in banner mode).
+//                      or waits for the scripts being loaded.
+//   has(purpose)       true when the purpose is granted.
+//   grant(purpose), revoke(purpose)   record a choice (persisted in our cookie in banner mode).
 //   open()             reopens our banner (the "cookie settings" buttons call it).
 import { useEffect, useId, useRef, useState } from "react";
 
@@ -25,47 +31,52 @@ export const CONSENT_VERSION = 1;
 // The cookie's name and lifetime (seconds) are props, from marketing_site/services/site_storage.py:
 // the list the privacy policy's cookie table is rendered from.
 const consentCookie = { name: "", maxAge: 0 };
-const CATEGORIES = ["analytics"];
 const SERVICE_SCRIPT_ID = "nereo-consent-service";
-const ANALYTICS_SCRIPT_ID = "nereo-analytics";
 
 // One store per document: the layout (and so this component) remounts on every client-side
-// page change, the visitor's choice and the analytics script do not.
+// page change, the visitor's choice and the loaded scripts do not.
 const store = {
   configured: false,
   thirdParty: false,
-  analyticsUrl: "",
-  choice: null, // {analytics: bool} once the visitor (or the service) has chosen
-  script: "none", // none | loading | loaded | failed
-  pending: [], // events tracked with consent while the script loads
+  purposes: [], // [{key, scripts: [url], events: [name]}] from the props
+  choice: null, // {<purpose>: bool} for every purpose once configured
+  answered: new Set(), // the purposes the visitor (or the service) has answered
+  scripts: {}, // per purpose: none | loading | loaded | failed
+  pending: {}, // per purpose: events tracked with consent while its scripts load
   openers: new Set(),
   listeners: new Set(), // told of every choice (the banner hides)
 };
 
+const keys = () => store.purposes.map((purpose) => purpose.key);
+const noChoice = () => Object.fromEntries(keys().map((key) => [key, false]));
+const complete = () => keys().every((key) => store.answered.has(key));
+
+// The stored choice into the store. A purpose the cookie does not name is not granted, and
+// not answered: the banner asks for it.
 function readCookie() {
   const entry = document.cookie.split("; ").find((c) => c.startsWith(consentCookie.name + "="));
-  if (!entry) return null;
+  if (!entry) return;
   const params = new URLSearchParams(entry.slice(consentCookie.name.length + 1));
-  if (params.get("v") !== String(CONSENT_VERSION)) return null; // an older choice: ask again
-  const choice = {};
-  for (const category of CATEGORIES) {
-    const value = params.get(category);
-    if (value !== "0" && value !== "1") return null;
-    choice[category] = value === "1";
+  if (params.get("v") !== String(CONSENT_VERSION)) return; // an older format: ask again
+  for (const key of keys()) {
+    const value = params.get(key);
+    if (value !== "0" && value !== "1") continue;
+    store.choice[key] = value === "1";
+    store.answered.add(key);
   }
-  return choice;
 }
 
+// Only the answered purposes: an unanswered one must be asked again on the next page.
 function writeCookie(choice) {
   const params = new URLSearchParams({ v: String(CONSENT_VERSION) });
-  for (const category of CATEGORIES) params.set(category, choice[category] ? "1" : "0");
+  for (const key of keys()) if (store.answered.has(key)) params.set(key, choice[key] ? "1" : "0");
   params.set("ts", String(Math.floor(Date.now() / 1000)));
   const secure = window.location.protocol === "https:" ? "; Secure" : "";
   document.cookie = `${consentCookie.name}=${params.toString()}; Max-Age=${consentCookie.maxAge}; Path=/; SameSite=Lax${secure}`;
 }
 
-function has(category) {
-  return Boolean(store.choice && store.choice[category]);
+function has(key) {
+  return Boolean(store.choice && store.choice[key]);
 }
 
 function sendNow(event) {
@@ -73,69 +84,89 @@ function sendNow(event) {
   window.dataLayer.push(event);
 }
 
-function loadAnalytics() {
-  if (!has("analytics") || !store.analyticsUrl || store.script !== "none") return;
-  store.script = "loading";
-  const script = document.createElement("script");
-  script.id = ANALYTICS_SCRIPT_ID;
-  script.async = true;
-  script.src = store.analyticsUrl;
-  script.onload = () => {
-    store.script = "loaded";
-    const pending = store.pending;
-    store.pending = [];
-    if (has("analytics")) pending.forEach(sendNow);
-  };
-  script.onerror = () => {
-    store.script = "failed";
-    store.pending = [];
-  };
-  document.head.appendChild(script);
+// Inject a granted purpose's scripts (once per document); its queued events go once all loaded.
+function loadPurpose(purpose) {
+  const urls = purpose.scripts.filter(Boolean);
+  if (!has(purpose.key) || urls.length === 0 || store.scripts[purpose.key] !== "none") return;
+  store.scripts[purpose.key] = "loading";
+  let waiting = urls.length;
+  urls.forEach((url, index) => {
+    const script = document.createElement("script");
+    script.id = `nereo-consent-${purpose.key}-${index}`;
+    script.async = true;
+    script.src = url;
+    script.onload = () => {
+      waiting -= 1;
+      if (waiting > 0 || store.scripts[purpose.key] !== "loading") return;
+      store.scripts[purpose.key] = "loaded";
+      const pending = store.pending[purpose.key];
+      store.pending[purpose.key] = [];
+      if (has(purpose.key)) pending.forEach(sendNow);
+    };
+    script.onerror = () => {
+      store.scripts[purpose.key] = "failed";
+      store.pending[purpose.key] = [];
+    };
+    document.head.appendChild(script);
+  });
 }
 
-function setChoice(choice) {
-  store.choice = choice;
-  if (!store.thirdParty) writeCookie(choice);
-  if (!has("analytics")) store.pending = [];
-  loadAnalytics();
+// `answered`: the purposes this choice answers (the banner answers them all).
+function setChoice(choice, answered) {
+  store.choice = { ...noChoice(), ...choice };
+  answered.forEach((key) => store.answered.add(key));
+  if (!store.thirdParty) writeCookie(store.choice);
+  for (const purpose of store.purposes) {
+    if (!has(purpose.key)) store.pending[purpose.key] = [];
+    loadPurpose(purpose);
+  }
   store.listeners.forEach((listener) => listener());
 }
 
 function track(name, data) {
-  if (!has("analytics") || !store.analyticsUrl || typeof name !== "string" || !name) return false;
+  if (typeof name !== "string" || !name) return false;
+  const purpose = store.purposes.find((candidate) => candidate.events.includes(name));
+  if (!purpose || !has(purpose.key) || purpose.scripts.filter(Boolean).length === 0) return false;
   const event = { ...(data || {}), event: name };
-  if (store.script === "loaded") {
+  const state = store.scripts[purpose.key];
+  if (state === "loaded") {
     sendNow(event);
     return true;
   }
-  if (store.script === "loading") {
-    store.pending.push(event);
+  if (state === "loading") {
+    store.pending[purpose.key].push(event);
     return true;
   }
   return false;
 }
 
-function change(category, value) {
-  if (!CATEGORIES.includes(category)) return;
-  const base = store.choice || Object.fromEntries(CATEGORIES.map((c) => [c, false]));
-  setChoice({ ...base, [category]: value });
+function change(key, value) {
+  if (!keys().includes(key)) return;
+  // A grant or revoke from the consent service answers that purpose only: the banner of our
+  // own mode keeps asking for the others.
+  setChoice({ ...(store.choice || noChoice()), [key]: value }, [key]);
 }
 
 const api = {
   version: CONSENT_VERSION,
   track,
   has,
-  grant: (category) => change(category, true),
-  revoke: (category) => change(category, false),
+  grant: (key) => change(key, true),
+  revoke: (key) => change(key, false),
   open: () => store.openers.forEach((open) => open()),
 };
 
 // Called by the component on mount with its build-time settings; the first call wins.
-function configure({ analyticsUrl, consentScriptUrl }) {
+function configure({ purposes, consentScriptUrl }) {
   if (store.configured) return;
   store.configured = true;
   store.thirdParty = Boolean(consentScriptUrl);
-  store.analyticsUrl = analyticsUrl || "";
+  store.purposes = (purposes || []).map(({ key, scripts, events }) => ({ key, scripts, events }));
+  for (const key of keys()) {
+    store.scripts[key] = "none";
+    store.pending[key] = [];
+  }
+  store.choice = noChoice();
   window.nereoConsent = api;
   if (store.thirdParty) {
     if (!document.getElementById(SERVICE_SCRIPT_ID)) {
@@ -146,8 +177,8 @@ function configure({ analyticsUrl, consentScriptUrl }) {
       document.head.appendChild(script);
     }
   } else {
-    store.choice = readCookie();
-    loadAnalytics();
+    readCookie();
+    store.purposes.forEach(loadPurpose);
   }
 }
 
@@ -177,24 +208,30 @@ function useReservedSpace(ref, visible) {
   }, [ref, visible]);
 }
 
-// Runs in <head> before the first paint: marks the page when no valid choice is stored, so
-// the prerendered banner paints with the page instead of popping up after hydration.
-export function ConsentGate({ cookieName }) {
+// Runs in <head> before the first paint: marks the page when the stored choice does not answer
+// every purpose (`purposeKeys`, from content/consent.py), so the prerendered banner paints with
+// the page instead of popping up after hydration. Its text is fixed at build time (the page's
+// content security policy carries its hash): nothing is evaluated from a string.
+export function ConsentGate({ cookieName, purposeKeys }) {
   const code =
-    `if(!/(^|; )${cookieName.replace(/\./g, "\\.")}=v=${CONSENT_VERSION}(;|&|$)/.test(document.cookie))` +
-    `document.documentElement.setAttribute("data-consent","pending");`;
+    `(function(){var m=document.cookie.match(/(?:^|; )${cookieName.replace(/\./g, "\\.")}=([^;]*)/);` +
+    `var p=m?new URLSearchParams(m[1]):null;` +
+    `if(!p||p.get("v")!=="${CONSENT_VERSION}"||!${JSON.stringify(purposeKeys)}.every(function(k){var v=p.get(k);return v==="0"||v==="1";}))` +
+    `document.documentElement.setAttribute("data-consent","pending");})();`;
   return <script dangerouslySetInnerHTML={{ __html: code }} />;
 }
 
-// The banner (own mode only). `texts` come from marketing_site/content/consent.py.
+// The banner (own mode only). `texts` and `purposes` come from marketing_site/components/consent.py
+// (words in content/<lang>/consent.yaml, purposes in content/consent.py).
 // It is prerendered and, until hydrated, shown only on pages marked by ConsentGate.
-export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScriptUrl, cookieName, cookieMaxAge }) {
+export function ConsentManager({ texts, purposes, privacyHref, consentScriptUrl, cookieName, cookieMaxAge }) {
   consentCookie.name = cookieName;
   consentCookie.maxAge = cookieMaxAge;
   const [visible, setVisible] = useState(true);
   const [gated, setGated] = useState(true);
   const [customising, setCustomising] = useState(false);
-  const [analytics, setAnalytics] = useState(false);
+  // The panel's boxes, by purpose key (the stored choice when it opens).
+  const [selected, setSelected] = useState({});
   // Said by screen readers once a choice is made (the banner, and its buttons, are gone).
   const [confirmation, setConfirmation] = useState("");
   const root = useRef(null);
@@ -204,18 +241,20 @@ export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScript
   const thirdParty = Boolean(consentScriptUrl);
 
   useEffect(() => {
-    configure({ analyticsUrl, consentScriptUrl });
+    configure({ purposes, consentScriptUrl });
     if (thirdParty) return undefined;
     setGated(false);
-    setVisible(store.choice === null);
+    setVisible(!complete());
+    setSelected({ ...store.choice });
     const open = () => {
       returnFocus.current = document.activeElement;
-      setAnalytics(has("analytics"));
+      setSelected({ ...store.choice });
       setCustomising(true);
       setVisible(true);
       window.requestAnimationFrame(() => title.current && title.current.focus());
     };
     const chosen = () => {
+      if (!complete()) return; // the service's API answered one purpose: keep asking
       setVisible(false);
       setCustomising(false);
     };
@@ -225,7 +264,9 @@ export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScript
       store.openers.delete(open);
       store.listeners.delete(chosen);
     };
-  }, [analyticsUrl, consentScriptUrl, thirdParty]);
+    // Not on `purposes`: Reflex writes the prop as a literal, a new array on every render; the
+    // store keeps the first one (configure's first call wins).
+  }, [consentScriptUrl, thirdParty]);
 
   useReservedSpace(root, visible && !gated);
 
@@ -237,8 +278,9 @@ export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScript
   );
   if (!visible) return status;
 
+  const every = (value) => Object.fromEntries(purposes.map((purpose) => [purpose.key, value]));
   const choose = (choice) => {
-    setChoice(choice); // hides the banner (listener above)
+    setChoice(choice, purposes.map((purpose) => purpose.key)); // hides the banner (listener above)
     setConfirmation(texts.saved);
     const back = returnFocus.current;
     returnFocus.current = null;
@@ -274,10 +316,10 @@ export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScript
           {t.privacy_after}
         </p>
         <div className="consent-banner__actions">
-          <button type="button" className="consent-button" onClick={() => choose({ analytics: true })}>
+          <button type="button" className="consent-button" onClick={() => choose(every(true))}>
             {t.accept_all}
           </button>
-          <button type="button" className="consent-button" onClick={() => choose({ analytics: false })}>
+          <button type="button" className="consent-button" onClick={() => choose(every(false))}>
             {t.refuse_all}
           </button>
           <button
@@ -286,7 +328,7 @@ export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScript
             aria-expanded={customising}
             aria-controls={customising ? panelId : undefined}
             onClick={() => {
-              if (!customising) setAnalytics(has("analytics"));
+              if (!customising) setSelected({ ...store.choice });
               setCustomising(!customising);
             }}
           >
@@ -305,20 +347,23 @@ export function ConsentManager({ texts, privacyHref, analyticsUrl, consentScript
                 <span className="consent-option__text">{t.necessary_text}</span>
               </label>
             </div>
-            <div className="consent-option">
-              <input
-                id={`${ids}-analytics`}
-                type="checkbox"
-                name="analytics"
-                checked={analytics}
-                onChange={(e) => setAnalytics(e.target.checked)}
-              />
-              <label htmlFor={`${ids}-analytics`}>
-                <span className="consent-option__label">{t.analytics_label}</span>
-                <span className="consent-option__text">{t.analytics_text}</span>
-              </label>
-            </div>
-            <button type="button" className="consent-button" onClick={() => choose({ analytics })}>
+            {purposes.map((purpose) => (
+              <div className="consent-option" key={purpose.key} data-purpose={purpose.key}>
+                <input
+                  id={`${ids}-${purpose.key}`}
+                  type="checkbox"
+                  name={purpose.key}
+                  checked={Boolean(selected[purpose.key])}
+                  onChange={(e) => setSelected((current) => ({ ...current, [purpose.key]: e.target.checked }))}
+                />
+                <label htmlFor={`${ids}-${purpose.key}`}>
+                  <span className="consent-option__label">{purpose.label}</span>
+                  <span className="consent-option__text">{purpose.text}</span>
+                  <span className="consent-option__text">{purpose.recipients}</span>
+                </label>
+              </div>
+            ))}
+            <button type="button" className="consent-button" onClick={() => choose({ ...every(false), ...selected })}>
               {t.save}
             </button>
           </fieldset>

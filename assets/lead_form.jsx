@@ -43,31 +43,55 @@ export function checkFields(formElement, fields) {
   return refused;
 }
 
-// The five contact fields (services.leads.contact_field_specs): label, input with the server's
-// pattern and length, and the message next to the field. Shared by the lead form and the scheduler.
+// The contact fields (services.leads.contact_field_specs, typed there as ContactFieldSpec): each
+// one's kind (text, email, tel: an <input>; textarea; select with its options), whether it is
+// required, the server's pattern and length, its label and the message next to it. Rendered as
+// given, in the given order. Shared by the lead form and the scheduler.
 export function ContactFields({ fields, idPrefix, errors, onEdit, firstRef }) {
   return fields.map((field, index) => {
     const inputId = `${idPrefix}-${field.name}`;
     const message = errors[field.name];
+    const common = {
+      className: "field__input",
+      id: inputId,
+      name: field.name,
+      autoComplete: field.autoComplete,
+      required: field.required,
+      ref: index === 0 ? firstRef : undefined,
+      "aria-invalid": message ? "true" : undefined,
+      "aria-describedby": message ? `${inputId}-error` : undefined,
+    };
+    const onEdited = () => message && onEdit(field.name);
+    let control;
+    if (field.kind === "select") {
+      control = (
+        <select {...common} defaultValue="" onChange={onEdited}>
+          {field.options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      );
+    } else if (field.kind === "textarea") {
+      control = <textarea {...common} maxLength={field.maxLength} rows={4} onInput={onEdited} />;
+    } else {
+      control = (
+        <input
+          {...common}
+          type={field.kind}
+          maxLength={field.maxLength}
+          pattern={field.pattern || undefined}
+          onInput={onEdited}
+        />
+      );
+    }
     return (
       <div className="field" key={field.name}>
         <label className="field__label" htmlFor={inputId}>
           {field.label}
         </label>
-        <input
-          className="field__input"
-          id={inputId}
-          name={field.name}
-          type={field.type}
-          autoComplete={field.autoComplete}
-          required
-          maxLength={field.maxLength}
-          pattern={field.pattern}
-          ref={index === 0 ? firstRef : undefined}
-          aria-invalid={message ? "true" : undefined}
-          aria-describedby={message ? `${inputId}-error` : undefined}
-          onInput={() => message && onEdit(field.name)}
-        />
+        {control}
         {message ? (
           <p className="field__error" id={`${inputId}-error`}>
             {message}

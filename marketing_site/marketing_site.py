@@ -20,7 +20,7 @@ from marketing_site import (
     theme,
 )
 from marketing_site.api import api_app
-from marketing_site.components.consent import COOKIE_NAME, ConsentGate
+from marketing_site.components.consent import consent_gate
 from marketing_site.components.error_boundary import site_error_boundary
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
@@ -110,7 +110,7 @@ app = rx.App(
     stylesheets=STYLESHEETS,
     head_components=[
         rx.el.style(theme.css_variables(site_origin=get_settings().site_origin)),
-        ConsentGate.create(cookie_name=COOKIE_NAME),
+        consent_gate(),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
     # Our API routes first, then exact-path serving of the prerendered site in front of them,

@@ -37,6 +37,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
+from marketing_site.content import consent
 from marketing_site.settings import Settings, get_settings
 
 CSP = "content-security-policy"
@@ -120,7 +121,8 @@ def content_security_policy(script_hashes: Iterable[str] = (), settings: Setting
     settings = settings or get_settings()
     site = origin_of(settings.site_origin) or ""
     socket = site.replace("http", "ws", 1) if site else ""
-    third_party_scripts = _sources(settings.consent_script_url, settings.analytics_script_url)
+    purpose_scripts = (getattr(settings, name) for p in consent.PURPOSES for name in p.script_settings)
+    third_party_scripts = _sources(settings.consent_script_url, *purpose_scripts)
     # The login and logout forms post to our backend, which redirects to the identity
     # provider: form-action covers those redirects too.
     identity_provider = _sources(settings.oidc_issuer)

@@ -144,9 +144,11 @@ class Settings(BaseSettings):
     outbox_retry_base_seconds: float = 30.0
     outbox_max_attempts: Count = 12
     outbox_poll_seconds: float = 5.0
-    # Consent and analytics (third-party scripts; empty means none).
+    # Consent and the scripts of its purposes (third-party scripts; empty means none): each is
+    # loaded only once its purpose is chosen (content.consent.PURPOSES names them).
     consent_script_url: str = ""
     analytics_script_url: str = ""
+    marketing_script_url: str = ""
     # Login through OpenID Connect and the free-trial registration.
     oidc_issuer: str = ""
     oidc_client_id: str = ""

@@ -281,7 +281,12 @@ def proxy_build(workdir) -> ProxyBuild:
     origin = f"https://127.0.0.1:{port}"
     web_dir = workdir / "proxy-web"
     env = SiteServer(
-        free_port(), workdir, SITE_URL=origin, REFLEX_WEB_WORKDIR=str(web_dir), ANALYTICS_SCRIPT_URL=""
+        free_port(),
+        workdir,
+        SITE_URL=origin,
+        REFLEX_WEB_WORKDIR=str(web_dir),
+        ANALYTICS_SCRIPT_URL="",
+        MARKETING_SCRIPT_URL="",
     ).env
     subprocess.run(
         [str(BIN / "reflex"), "export", "--frontend-only", "--no-zip", "--loglevel", "warning"],

@@ -347,6 +347,7 @@ class SiteServer:
             self.env["REFLEX_WEB_WORKDIR"] = str(WEB_DIR)
         # As `make test` builds it: the consent tests answer this URL themselves.
         self.env.setdefault("ANALYTICS_SCRIPT_URL", f"{self.url}/__test-analytics.js")
+        self.env.setdefault("MARKETING_SCRIPT_URL", f"{self.url}/__test-marketing.js")
         if "TEST_REDIS_URL" in real:
             # Reflex's Redis state manager and the shared rate limits; keys apart per server.
             self.env.update(

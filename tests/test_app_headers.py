@@ -75,7 +75,14 @@ def site(request, service, tmp_path, monkeypatch):
     monkeypatch.setenv("SITE_URL", request.param)
     monkeypatch.setenv("OIDC_ISSUER", issuer)
     monkeypatch.setenv("OIDC_CLIENT_ID", "site")
-    for name in ("BOOKING_URL", "CONSENT_SCRIPT_URL", "ANALYTICS_SCRIPT_URL", "CSP_REPORT_URI", "HSTS_MAX_AGE_SECONDS"):
+    for name in (
+        "BOOKING_URL",
+        "CONSENT_SCRIPT_URL",
+        "ANALYTICS_SCRIPT_URL",
+        "MARKETING_SCRIPT_URL",
+        "CSP_REPORT_URI",
+        "HSTS_MAX_AGE_SECONDS",
+    ):
         monkeypatch.delenv(name, raising=False)
     get_settings.cache_clear()
     return Site(request.param, issuer)

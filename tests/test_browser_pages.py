@@ -115,6 +115,9 @@ def test_carousel_cycles_and_ignores_clicks_during_animation(new_page, site):
     # One testimonial: next and previous cycle back to it.
     assert carousel.get_attribute("data-index") == "0"
     assert carousel.locator("blockquote").inner_text() == quote_text
+    # Autoplay is off by default (content/testimonials.py): no Pause control, nothing turns.
+    assert carousel.get_attribute("data-autoplay") == "off"
+    assert carousel.locator(".carousel__button--pause").count() == 0
     assert page.state_sockets == []
 
 

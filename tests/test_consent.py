@@ -1,10 +1,12 @@
-"""Consent and conversions (lead-capture issue): our banner, the six-month choice, and the
-analytics script and conversion event only after consent.
+"""Consent and conversions (lead-capture issue, issue 31): our banner, the six-month choice, and
+each purpose's script (audience measurement, marketing) and the conversion event only after that
+purpose's own consent.
 
-The test build's ANALYTICS_SCRIPT_URL points at `/__test-analytics.js` on the test site (see
-the Makefile); these tests answer it with Playwright's interception and record every request
-to it. Before any script runs, `window.dataLayer.push` is wrapped to record each push and
-whether the analytics script had loaded by then.
+The test build's ANALYTICS_SCRIPT_URL and MARKETING_SCRIPT_URL point at `/__test-analytics.js`
+and `/__test-marketing.js` on the test site (see the Makefile); these tests answer them with
+Playwright's interception and record every request to each. Before any script runs,
+`window.dataLayer.push` is wrapped to record each push and whether the marketing script (the
+one the conversion event belongs to) had loaded by then.
 """
 
 from __future__ import annotations
@@ -18,24 +20,33 @@ import pytest
 
 from marketing_site import routes
 from marketing_site.components.consent import COOKIE_MAX_AGE_DAYS, COOKIE_NAME
+from marketing_site.content.consent import PURPOSES
 from marketing_site.content.words import words as site_words
 
 pytestmark = pytest.mark.browser
 
 ANALYTICS_PATH = "/__test-analytics.js"
+MARKETING_PATH = "/__test-marketing.js"
 RECORD_PUSHES = """
 window.__pushes = [];
 window.dataLayer = [];
 window.dataLayer.push = function (event) {
-  window.__pushes.push({event: event, scriptLoaded: window.__analyticsLoads || 0});
+  window.__pushes.push({event: event, scriptLoaded: window.__marketingLoads || 0});
   return Array.prototype.push.call(this, event);
 };
 """
 ANALYTICS_SCRIPT = "window.__analyticsLoads = (window.__analyticsLoads || 0) + 1;"
+MARKETING_SCRIPT = "window.__marketingLoads = (window.__marketingLoads || 0) + 1;"
 EN_PAGE = routes.WHITE_PAPER.en
 FR_PAGE = routes.HOME.fr
 
 words = SimpleNamespace(FR=site_words("fr", "consent"), EN=site_words("en", "consent"))
+
+
+def _answer_with(body: str):
+    """A route handler answering with this script (one argument: Playwright passes the request
+    too to a handler that takes two)."""
+    return lambda route: route.fulfill(status=200, content_type="text/javascript", body=body)
 
 
 class Visit:
@@ -44,13 +55,18 @@ class Visit:
     def __init__(self, new_page, site: str, **kwargs):
         self.site = site
         self.page = new_page(**kwargs)
-        self.requests: list[str] = []
+        self.requests: list[str] = []  # to the analytics script
+        self.marketing_requests: list[str] = []
         self.page.add_init_script(RECORD_PUSHES)
-        self.page.context.on("request", lambda r: self.requests.append(r.url) if ANALYTICS_PATH in r.url else None)
-        self.page.context.route(
-            f"**{ANALYTICS_PATH}",
-            lambda route: route.fulfill(status=200, content_type="text/javascript", body=ANALYTICS_SCRIPT),
-        )
+        self.page.context.on("request", self._record)
+        for path, body in ((ANALYTICS_PATH, ANALYTICS_SCRIPT), (MARKETING_PATH, MARKETING_SCRIPT)):
+            self.page.context.route(f"**{path}", _answer_with(body))
+
+    def _record(self, request) -> None:
+        if ANALYTICS_PATH in request.url:
+            self.requests.append(request.url)
+        elif MARKETING_PATH in request.url:
+            self.marketing_requests.append(request.url)
 
     def goto(self, path: str) -> None:
         self.page.goto(self.site + quote(path, safe="/#"), wait_until="networkidle")
@@ -89,6 +105,12 @@ def _button(visit: Visit, lang: str, key: str):
     return visit.banner.get_by_role("button", name=texts[key], exact=True)
 
 
+def _purpose(visit: Visit, lang: str, key: str):
+    """The customise panel's checkbox of a consent purpose (content/consent.py)."""
+    texts = words.FR if lang == "fr" else words.EN
+    return visit.banner.get_by_role("checkbox", name=texts["purposes"][key]["label"])
+
+
 @pytest.mark.parametrize(("path", "lang"), [(FR_PAGE, "fr"), (EN_PAGE, "en")])
 def test_nothing_is_tracked_before_a_choice(new_page, site, page_errors, path, lang):
     visit = Visit(new_page, site)
@@ -104,9 +126,9 @@ def test_nothing_is_tracked_before_a_choice(new_page, site, page_errors, path, l
     visit.page.wait_for_timeout(800)
     assert visit.track() is False
     visit.page.wait_for_timeout(500)
-    assert visit.requests == []
+    assert visit.requests == [] and visit.marketing_requests == []
     assert visit.pushes() == []
-    assert visit.page.evaluate("document.getElementById('nereo-analytics')") is None
+    assert visit.page.evaluate("document.querySelector('script[id^=nereo-consent-]')") is None
     assert visit.cookie() is None
     assert page_errors == []
 
@@ -116,7 +138,7 @@ def test_refuse_all_sends_nothing_even_after_reload(new_page, site, page_errors)
     visit.goto(EN_PAGE)
     _button(visit, "en", "refuse_all").click()
     visit.banner.wait_for(state="detached")
-    assert visit.choice()["analytics"] == "0"
+    assert visit.choice()["analytics"] == "0" and visit.choice()["marketing"] == "0"
     assert visit.track() is False
     visit.reload()
     visit.page.wait_for_timeout(500)
@@ -127,7 +149,7 @@ def test_refuse_all_sends_nothing_even_after_reload(new_page, site, page_errors)
     assert visit.banner.count() == 0
     assert visit.track() is False
     visit.page.wait_for_timeout(300)
-    assert visit.requests == []
+    assert visit.requests == [] and visit.marketing_requests == []
     assert visit.pushes() == []
     assert page_errors == []
 
@@ -138,9 +160,10 @@ def test_accept_all_on_an_english_page_sends_the_conversion_event(new_page, site
     assert visit.requests == []
     _button(visit, "en", "accept_all").click()
     visit.banner.wait_for(state="detached")
-    visit.page.wait_for_function("() => window.__analyticsLoads === 1")
+    visit.page.wait_for_function("() => window.__analyticsLoads === 1 && window.__marketingLoads === 1")
     assert visit.requests == [site + ANALYTICS_PATH]
-    assert visit.choice()["analytics"] == "1"
+    assert visit.marketing_requests == [site + MARKETING_PATH]
+    assert visit.choice()["analytics"] == "1" and visit.choice()["marketing"] == "1"
     assert visit.pushes() == []  # nothing is sent on its own
     # What the English lead form calls after a successful download.
     assert visit.track("conversion", {"form": "white_paper", "page": EN_PAGE}) is True
@@ -149,9 +172,9 @@ def test_accept_all_on_an_english_page_sends_the_conversion_event(new_page, site
     ]
     # The choice persists: no banner after a reload, the script loads again by itself.
     visit.reload()
-    visit.page.wait_for_function("() => window.__analyticsLoads === 1")
+    visit.page.wait_for_function("() => window.__analyticsLoads === 1 && window.__marketingLoads === 1")
     assert visit.banner.count() == 0
-    assert len(visit.requests) == 2
+    assert len(visit.requests) == 2 and len(visit.marketing_requests) == 2
     assert page_errors == []
     assert visit.page.state_sockets == []
 
@@ -161,7 +184,7 @@ def test_an_event_tracked_while_the_script_loads_is_sent_once_it_has(new_page, s
     visit.goto(EN_PAGE)
     # Accept and track in the same task: the script cannot have loaded yet.
     sent = visit.page.evaluate(
-        "() => { window.nereoConsent.grant('analytics'); return window.nereoConsent.track('conversion', {n: 1}); }"
+        "() => { window.nereoConsent.grant('marketing'); return window.nereoConsent.track('conversion', {n: 1}); }"
     )
     assert sent is True
     visit.page.wait_for_function("() => window.__pushes.length === 1")
@@ -185,12 +208,60 @@ def test_the_choice_is_kept_six_months_in_a_first_party_cookie(new_page, site):
 
 def test_a_choice_of_an_older_version_is_asked_again(new_page, site):
     visit = Visit(new_page, site)
-    visit.page.context.add_cookies([{"name": COOKIE_NAME, "value": "v=0&analytics=1", "url": site}])
+    visit.page.context.add_cookies([{"name": COOKIE_NAME, "value": "v=0&analytics=1&marketing=1", "url": site}])
     visit.goto(EN_PAGE)
     visit.banner.wait_for()
     visit.page.wait_for_timeout(500)
     assert visit.track() is False
-    assert visit.requests == []
+    assert visit.requests == [] and visit.marketing_requests == []
+
+
+def test_an_earlier_analytics_only_choice_keeps_audience_and_asks_for_marketing(new_page, site, page_errors):
+    """The banner before issue 31 stored one choice, `analytics`, for "audience and conversion
+    measurement": it stays consent to audience measurement, never becomes consent to marketing,
+    and the banner asks again (painted before hydration by the head gate) with it ticked."""
+    visit = Visit(new_page, site)
+    visit.page.context.add_cookies([{"name": COOKIE_NAME, "value": "v=1&analytics=1&ts=1700000000", "url": site}])
+    visit.goto(EN_PAGE)
+    visit.banner.wait_for()
+    assert visit.page.evaluate("document.documentElement.dataset.consent") == "pending"
+    visit.page.wait_for_function("() => window.__analyticsLoads === 1")
+    visit.page.wait_for_timeout(300)
+    assert visit.marketing_requests == []
+    assert visit.page.evaluate("window.nereoConsent.has('marketing')") is False
+    assert visit.track() is False
+    _button(visit, "en", "customise").click()
+    assert _purpose(visit, "en", "analytics").is_checked()
+    assert not _purpose(visit, "en", "marketing").is_checked()
+    _button(visit, "en", "save").click()
+    visit.banner.wait_for(state="detached")
+    assert visit.choice()["analytics"] == "1" and visit.choice()["marketing"] == "0"
+    visit.reload()
+    visit.page.wait_for_timeout(300)
+    assert visit.banner.count() == 0 and visit.marketing_requests == []
+    assert page_errors == []
+
+
+@pytest.mark.parametrize(("chosen", "other"), [("analytics", "marketing"), ("marketing", "analytics")])
+def test_each_purpose_loads_only_its_own_script_after_its_own_choice(new_page, site, page_errors, chosen, other):
+    visit = Visit(new_page, site)
+    visit.goto(EN_PAGE)
+    _button(visit, "en", "customise").click()
+    _purpose(visit, "en", chosen).check()
+    assert not _purpose(visit, "en", other).is_checked()
+    _button(visit, "en", "save").click()
+    visit.banner.wait_for(state="detached")
+    visit.page.wait_for_function(f"() => window.__{chosen}Loads === 1")
+    visit.page.wait_for_timeout(300)
+    requests = {"analytics": visit.requests, "marketing": visit.marketing_requests}
+    assert requests[chosen] == [site + f"/__test-{chosen}.js"]
+    assert requests[other] == []
+    assert visit.choice()[chosen] == "1" and visit.choice()[other] == "0"
+    # The conversion event is the marketing purpose's: sent with it, never with audience alone.
+    assert visit.track() is (chosen == "marketing")
+    visit.page.wait_for_timeout(200)
+    assert len(visit.pushes()) == (1 if chosen == "marketing" else 0)
+    assert page_errors == []
 
 
 def test_customise_with_analytics_off_behaves_like_refuse(new_page, site, page_errors):
@@ -202,19 +273,22 @@ def test_customise_with_analytics_off_behaves_like_refuse(new_page, site, page_e
     assert customise.get_attribute("aria-expanded") == "true"
     panel = visit.page.locator(f'[id="{customise.get_attribute("aria-controls")}"]')
     necessary = panel.get_by_role("checkbox", name=words.EN["necessary_label"])
-    analytics = panel.get_by_role("checkbox", name=words.EN["analytics_label"])
     assert necessary.is_checked() and necessary.is_disabled()
-    assert not analytics.is_checked()
+    # One box per purpose, in the order of content/consent.py, none ticked.
+    assert panel.get_by_role("checkbox").count() == 1 + len(PURPOSES)
+    for purpose in PURPOSES:
+        assert not _purpose(visit, "en", purpose.key).is_checked()
+        assert panel.get_by_text(words.EN["purposes"][purpose.key]["recipients"]).is_visible()
     assert panel.get_by_text(words.EN["always_on"]).is_visible()
     _button(visit, "en", "save").click()
     visit.banner.wait_for(state="detached")
-    assert visit.choice()["analytics"] == "0"
+    assert visit.choice()["analytics"] == "0" and visit.choice()["marketing"] == "0"
     visit.reload()
     visit.page.wait_for_timeout(500)
     assert visit.banner.count() == 0
     assert visit.track() is False
     visit.page.wait_for_timeout(300)
-    assert visit.requests == []
+    assert visit.requests == [] and visit.marketing_requests == []
     assert visit.pushes() == []
     assert page_errors == []
 
@@ -223,7 +297,7 @@ def test_customise_with_analytics_on_loads_analytics(new_page, site):
     visit = Visit(new_page, site)
     visit.goto(FR_PAGE)
     _button(visit, "fr", "customise").click()
-    visit.banner.get_by_role("checkbox", name=words.FR["analytics_label"]).check()
+    _purpose(visit, "fr", "analytics").check()
     _button(visit, "fr", "save").click()
     visit.page.wait_for_function("() => window.__analyticsLoads === 1")
     assert visit.choice()["analytics"] == "1"
@@ -239,13 +313,13 @@ def test_cookie_settings_reopen_the_banner(new_page, site, page_errors, where):
     settings = scope.get_by_role("button", name=words.FR["settings"])
     settings.click()
     visit.banner.wait_for()
-    analytics = visit.banner.get_by_role("checkbox", name=words.FR["analytics_label"])
-    assert not analytics.is_checked()  # the current choice
-    analytics.check()
+    marketing = _purpose(visit, "fr", "marketing")
+    assert not marketing.is_checked()  # the current choice
+    marketing.check()
     _button(visit, "fr", "save").click()
     visit.banner.wait_for(state="detached")
-    visit.page.wait_for_function("() => window.__analyticsLoads === 1")
-    assert visit.choice()["analytics"] == "1"
+    visit.page.wait_for_function("() => window.__marketingLoads === 1")
+    assert visit.choice()["marketing"] == "1"
     assert visit.page.evaluate("document.activeElement.textContent") == words.FR["settings"]
     # Withdrawing is as easy: nothing more is sent (the loaded script stays in this page).
     settings.click()
@@ -305,12 +379,15 @@ def test_banner_is_keyboard_operable_with_visible_focus(new_page, site, page_err
     assert focused == [words.EN["privacy_link"], words.EN["accept_all"], words.EN["refuse_all"], words.EN["customise"]]
     visit.page.keyboard.press("Enter")
     assert _button(visit, "en", "customise").get_attribute("aria-expanded") == "true"
-    # The next Tab enters the panel (the necessary box is disabled): Space ticks analytics.
-    analytics = visit.banner.get_by_role("checkbox", name=words.EN["analytics_label"])
+    # The next Tab enters the panel (the necessary box is disabled): Space ticks analytics, the
+    # next Tab reaches the marketing box.
+    analytics = _purpose(visit, "en", "analytics")
     visit.page.keyboard.press("Tab")
     assert analytics.evaluate("e => e === document.activeElement")
     visit.page.keyboard.press("Space")
     assert analytics.is_checked()
+    visit.page.keyboard.press("Tab")
+    assert _purpose(visit, "en", "marketing").evaluate("e => e === document.activeElement")
     visit.page.keyboard.press("Tab")
     assert visit.page.evaluate("document.activeElement.textContent") == words.EN["save"]
     visit.page.keyboard.press("Enter")
@@ -323,11 +400,12 @@ def test_grant_and_revoke_drive_tracking(new_page, site):
     """The contract a third-party consent service relies on (see docs/security.md)."""
     visit = Visit(new_page, site)
     visit.goto(EN_PAGE)
-    assert visit.page.evaluate("window.nereoConsent.has('analytics')") is False
-    visit.page.evaluate("window.nereoConsent.grant('analytics')")
-    visit.page.wait_for_function("() => window.__analyticsLoads === 1")
+    assert visit.page.evaluate("window.nereoConsent.has('marketing')") is False
+    visit.page.evaluate("window.nereoConsent.grant('marketing')")
+    visit.page.wait_for_function("() => window.__marketingLoads === 1")
+    assert visit.requests == []  # audience measurement was not granted
     assert visit.track("conversion", {"n": 1}) is True
-    visit.page.evaluate("window.nereoConsent.revoke('analytics')")
+    visit.page.evaluate("window.nereoConsent.revoke('marketing')")
     assert visit.track("conversion", {"n": 2}) is False
     assert [p["event"]["n"] for p in visit.pushes()] == [1]
 
@@ -359,7 +437,7 @@ def test_english_form_success_after_refuse_all_sends_nothing(new_page, site):
     visit.goto(EN_PAGE)
     _button(visit, "en", "refuse_all").click()
     _submit_english_white_paper(visit)
-    assert visit.pushes() == [] and visit.requests == []
+    assert visit.pushes() == [] and visit.requests == [] and visit.marketing_requests == []
 
 
 STORAGE_SNAPSHOT = """() => ({

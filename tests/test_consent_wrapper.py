@@ -22,10 +22,19 @@ def with_settings(monkeypatch):
     return _apply
 
 
-def test_own_banner_gets_the_page_language_and_the_analytics_url(with_settings):
-    with_settings(consent_script_url="", analytics_script_url="https://stats.example/a.js")
+def test_own_banner_gets_the_page_language_and_each_purpose_its_own_script(with_settings):
+    with_settings(
+        consent_script_url="",
+        analytics_script_url="https://stats.example/a.js",
+        marketing_script_url="https://tags.example/m.js",
+    )
     rendered = str(consent.consent_manager("en"))
-    assert 'analyticsUrl:"https://stats.example/a.js"' in rendered
+    purposes = {p["key"]: p for p in consent.consent_props("en")["purposes"]}
+    assert purposes["analytics"]["scripts"] == ["https://stats.example/a.js"]
+    assert purposes["marketing"]["scripts"] == ["https://tags.example/m.js"]
+    assert purposes["marketing"]["events"] == ["conversion"] and purposes["analytics"]["events"] == []
+    assert '["scripts"] : ["https://stats.example/a.js"]' in rendered
+    assert '["scripts"] : ["https://tags.example/m.js"]' in rendered
     assert 'consentScriptUrl:""' in rendered
     assert 'privacyHref:"/en/politique-de-confidentialite"' in rendered
     assert words.EN["accept_all"] in rendered and words.FR["accept_all"] not in rendered

@@ -60,6 +60,7 @@ def proxied(workdir, smtp, proxy_build):
         SITE_URL=proxy_build.origin,
         REFLEX_WEB_WORKDIR=str(proxy_build.web_dir),
         ANALYTICS_SCRIPT_URL="",
+        MARKETING_SCRIPT_URL="",
         SESSION_SECRET="proxy-test-session-secret",
         TRUSTED_PROXIES="127.0.0.1",
         RATE_LIMIT_PER_IP=str(PER_IP_LIMIT),

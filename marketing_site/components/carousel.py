@@ -1,38 +1,88 @@
-"""Python handle on the testimonial carousel of `assets/carousel.jsx` (client-only React)."""
+"""Python handle on the testimonial carousel of `assets/carousel.jsx` (client-only React).
+
+Everything the carousel does is decided here and passed as props (`CarouselProps`): the items
+(`content/testimonials.py` and `content/<lang>/testimonials.yaml`), whether previous/next show,
+how long a slide takes, the autoplay interval (`content.testimonials.AUTOPLAY_SECONDS`, off by
+default) and every label. The JSX only renders them.
+"""
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import reflex as rx
 
-from marketing_site.content.testimonials import TESTIMONIALS
+from marketing_site.content import testimonials
 from marketing_site.content.words import words
 
 CAROUSEL_JS = "$/public/carousel.jsx"
+# The slide's length; the stylesheet's animation (assets/styles/home.css) lasts as long.
+SLIDE_MS = 500
+
+
+class TestimonialProps(TypedDict):
+    """One testimonial as the carousel shows it."""
+
+    image: str
+    name: str
+    company: str
+    logo: str
+    quote: str
+    job: str
+
+
+class CarouselProps(TypedDict):
+    """Every prop of `TestimonialCarousel` in `assets/carousel.jsx` (snake_case here)."""
+
+    items: list[TestimonialProps]
+    show_controls: bool
+    slide_ms: int
+    autoplay_ms: int  # 0: no autoplay, and no Pause button
+    label: str
+    previous_label: str
+    next_label: str
+    pause_label: str
+    play_label: str
+    class_name: str
 
 
 class Carousel(rx.Component):
-    """Shows one testimonial at a time; previous/next buttons unless `show_controls` is false."""
+    """Shows one testimonial at a time; previous/next buttons unless `show_controls` is false;
+    a Pause/Play button when it rotates by itself."""
 
     library = CAROUSEL_JS
     tag = "TestimonialCarousel"
     items: rx.Var[list[dict[str, str]]]
     show_controls: rx.Var[bool]
+    slide_ms: rx.Var[int]
+    autoplay_ms: rx.Var[int]
     label: rx.Var[str]
     previous_label: rx.Var[str]
     next_label: rx.Var[str]
+    pause_label: rx.Var[str]
+    play_label: rx.Var[str]
 
 
-def testimonial_carousel(lang: str) -> rx.Component:
-    """The testimonials in `lang`; the English pages hide the controls (SPEC §4)."""
+def carousel_props(lang: str) -> CarouselProps:
+    """The testimonials in `lang`; the English pages hide previous/next (SPEC §4)."""
     text = words(lang, "testimonials")
     items = [
-        {**TESTIMONIALS[item["testimonial"]], "quote": item["quote"], "job": item["job"]} for item in text["items"]
+        TestimonialProps(**testimonials.TESTIMONIALS[item["testimonial"]], quote=item["quote"], job=item["job"])
+        for item in text["items"]
     ]
-    return Carousel.create(
+    return CarouselProps(
         items=items,
         show_controls=lang != "en",
+        slide_ms=SLIDE_MS,
+        autoplay_ms=round((testimonials.AUTOPLAY_SECONDS or 0) * 1000),
         label=text["label"],
         previous_label=text["previous"],
         next_label=text["next"],
+        pause_label=text["pause"],
+        play_label=text["play"],
         class_name="carousel",
     )
+
+
+def testimonial_carousel(lang: str) -> rx.Component:
+    return Carousel.create(**carousel_props(lang))

@@ -7,13 +7,42 @@ the JSON API and applies the per-form state rules of SPEC §4 from the response 
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import reflex as rx
 
 from marketing_site import routes
 from marketing_site.api.files import file_url
 from marketing_site.content import downloads, lead_forms
 from marketing_site.content.words import words as site_words
-from marketing_site.services.leads import contact_field_specs
+from marketing_site.services.leads import ContactFieldSpec, contact_field_specs
+
+
+class LeadFormProps(TypedDict):
+    """Every prop of `LeadForm` in `assets/lead_form.jsx` (snake_case here, camelCase there)."""
+
+    form_key: str
+    subject: str
+    lang: str
+    fields: list[ContactFieldSpec]
+    summary_template: str
+    submit_label: str
+    submitting_label: str
+    success_text: str
+    error_text: str
+    invalid_text: str
+    throttled_seconds_text: str
+    throttled_minutes_text: str
+    required_note: str
+    honeypot_label: str
+    privacy_text: str
+    privacy_href: str
+    privacy_link_label: str
+    file_url: str
+    file_name: str
+    thanks_path: str
+    failure_mail_sent: bool | None
+    track_conversion: bool
 
 # How a form sends again a request that met a network error or a 502, 503 or 504 (a proxy with
 # no live machine behind it, a machine restarting, a timeout): with the same Idempotency-Key, so
@@ -64,10 +93,15 @@ class LeadForm(rx.Component):
 
 def lead_form(form_key: str, lang: str) -> rx.Component:
     """The form of `lead_forms.FORMS[form_key]` in `lang` (labels, texts, thank-you route)."""
+    return LeadForm.create(**lead_form_props(form_key, lang))
+
+
+def lead_form_props(form_key: str, lang: str) -> LeadFormProps:
+    """What `LeadForm` renders for `lead_forms.FORMS[form_key]` in `lang`."""
     definition = lead_forms.FORMS[form_key]
     words = site_words(lang, "lead_forms")
     document = downloads.document_for(definition["document"], lang)
-    return LeadForm.create(
+    return LeadFormProps(
         form_key=form_key,
         subject=definition["subject"],
         lang=lang,

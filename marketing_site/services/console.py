@@ -36,6 +36,7 @@ from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.logs import new_reference
 from marketing_site.services import audience, lead_export, leads, mail, sessions
 from marketing_site.services.health import health_report, mail_needing_attention
+from marketing_site.services.leads import FIELDS as CONTACT_FIELD_NAMES
 from marketing_site.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -251,11 +252,9 @@ def _row(lead: Lead, mail_status: str | None) -> dict[str, str]:
         "created_at": lead.created_at.strftime("%Y-%m-%d %H:%M"),
         "form": lead.form,
         "lang": lead.lang,
-        "firstname": lead.firstname,
-        "name": lead.name,
-        "email": lead.email,
-        "company": lead.company,
-        "phone": lead.phone,
+        # Every contact field the lead form declares (services.leads.ContactFields); an optional
+        # one left empty is empty.
+        **{name: getattr(lead, name) or "" for name in CONTACT_FIELD_NAMES},
         "mail_status": mail_status or "none",
         "flagged": lead.flags,
         "landing_page": lead.landing_page,

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, TypedDict
 
 import idna
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, ValidationInfo, field_validator
@@ -81,18 +81,44 @@ _TOP_LEVEL = r"(?:[A-Za-z\u00A1-\uFFFF]{2,63}|[Xx][Nn]--[A-Za-z0-9\-]{1,59})"
 EMAIL_PATTERN = rf"{_SPACE}*(?=[^@]{{1,64}}@){_ATOM}(?:\.{_ATOM})*@(?:{_LABEL}\.)+{_TOP_LEVEL}{_SPACE}*"
 
 
+# Line breaks too (a textarea), but no other control character nor text-direction override.
+_NOT_CONTROL_BUT_BREAKS = r"[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\u2028-\u202E\u2066-\u2069]"
+MULTILINE_PATTERN = f"{_NOT_CONTROL_BUT_BREAKS}*{_VISIBLE}{_NOT_CONTROL_BUT_BREAKS}*"
+
+FieldKind = Literal["text", "email", "tel", "textarea", "select"]
+
+
 @dataclasses.dataclass(frozen=True)
 class FieldRule:
-    """How one contact field is typed in the browser and explained when refused."""
+    """What one contact field is: its kind, whether it is required, its rule and its message.
 
-    input_type: str  # the HTML input type
+    The words (label, a select's option labels, messages) are in `content/<lang>/lead_forms.yaml`:
+    `labels.<field>`, `options.<field>.<value>`, `field_errors.<message>`.
+    """
+
+    kind: FieldKind  # text, email and tel are <input type>; textarea; select (one of `options`)
     autocomplete: str
-    pattern: str  # matched whole (`re.fullmatch`, the HTML `pattern` attribute)
+    pattern: str  # matched whole (`re.fullmatch`, the HTML `pattern` attribute); a select's is its options
     message: str  # key of the format message in the content's `field_errors`
+    required: bool = True  # optional: an empty value is accepted and stored empty
+    options: tuple[str, ...] = ()  # a select's values, in the order shown
+
+    def __post_init__(self) -> None:
+        if (self.kind == "select") != bool(self.options):
+            raise ValueError("a select field lists its options, and only a select does")
 
     def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
-        # JSON Schema patterns are searched, not matched whole: anchor it for API clients.
-        return {**handler(schema), "pattern": f"^(?:{self.pattern})$"}
+        # JSON Schema patterns are searched, not matched whole: anchor it for API clients. An
+        # optional field also takes the empty string.
+        if self.options:
+            return {**handler(schema), "enum": [*([""] if not self.required else []), *self.options]}
+        pattern = f"^(?:{self.pattern})$" if self.required else f"^(?:{self.pattern})?$"
+        return {**handler(schema), "pattern": pattern}
+
+
+def select_rule(*options: str, required: bool = True, autocomplete: str = "off") -> FieldRule:
+    """A select of `options` (values; their labels are words): nothing else is accepted."""
+    return FieldRule("select", autocomplete, "|".join(map(re.escape, options)), "choice", required, options)
 
 
 def _contact(description: str | None = None, **schema: str) -> Any:
@@ -106,15 +132,22 @@ def _contact(description: str | None = None, **schema: str) -> Any:
     )
 
 
+def _optional(description: str | None = None, max_length: int = MAX_FIELD_LENGTH) -> Any:
+    """An optional string: absent, null or empty is stored empty (strict: a number is refused)."""
+    return Field(default="", strict=True, max_length=max_length, description=description)
+
+
 class ContactFields(BaseModel):
     """The lead form's contact fields: the one definition of what is asked and accepted.
 
     The server validates with it (`validate_contact`), the API documents it
     (`contact_json_schema`, in the OpenAPI schema) and the browser form gets its field list,
-    input attributes and messages from it (`contact_field_specs`). To add a field: a line
-    here, its label in each `content/<lang>/lead_forms.yaml` and its line in the sales
-    summary (`content/fr/lead_sales.yaml`), a column in `db/leads.py` and a migration.
-    Other payload keys are ignored here (the API checks its own).
+    kinds, input attributes and messages from it (`contact_field_specs`); the store, the sales
+    mail, the CSV export and the console take every field listed here. To add a field
+    (docs/recipes.md, recipe c): a line here (`Annotated[str, FieldRule(...), _contact()]`, or
+    `_optional()` for an optional one; `select_rule(...)` for a select), its label (and a
+    select's option labels) in each `content/<lang>/lead_forms.yaml`, a column in `db/leads.py`
+    and a migration. Other payload keys are ignored here (the API checks its own).
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -139,13 +172,23 @@ class ContactFields(BaseModel):
         ),
     ]
 
+    @field_validator("*", mode="before")
+    @classmethod
+    def _optional_null_is_empty(cls, value: Any, info: ValidationInfo) -> Any:
+        """An optional field sent as null is an empty one."""
+        rule = CONTACT_FIELDS.get(info.field_name or "")
+        return "" if value is None and rule is not None and not rule.required else value
+
     @field_validator("*", mode="after")
     @classmethod
     def _matches_rule(cls, value: str, info: ValidationInfo) -> str:
-        """The field's pattern, matched whole; the value cleaned: stripped, tabs as spaces, NFC."""
+        """The field's pattern, matched whole; the value cleaned: stripped, tabs as spaces, NFC.
+        An optional field left empty (or only spaces) is stored empty."""
         pattern = _COMPILED.get(info.field_name or "")
         if pattern is None:  # a field of a subclass (LeadInput's form, lang)
             return value
+        if not CONTACT_FIELDS[info.field_name or ""].required and not value.strip(" \u00a0\u202f\t"):
+            return ""
         if not pattern.fullmatch(value):
             raise PydanticCustomError("mismatch", "does not match the field's pattern")
         return unicodedata.normalize("NFC", value.replace("\t", " ").strip(" \u00a0\u202f"))
@@ -164,25 +207,68 @@ def contact_json_schema() -> dict[str, Any]:
     return ContactFields.model_json_schema()
 
 
-def contact_field_specs(lang: str) -> list[dict[str, Any]]:
-    """The contact fields as the browser form needs them: input attributes and the messages
-    to show next to each field, in `lang` (the same rules `validate_contact` applies)."""
+class FieldMessages(TypedDict):
+    required: str
+    tooLong: str
+    mismatch: str
+
+
+class FieldOption(TypedDict):
+    value: str
+    label: str
+
+
+class ContactFieldSpec(TypedDict):
+    """One field as `ContactFields` in `assets/lead_form.jsx` renders it (keys as the JSX reads them)."""
+
+    name: str
+    kind: str  # text | email | tel | textarea | select
+    required: bool
+    autoComplete: str
+    pattern: str  # an <input>'s; empty for a textarea or a select (the server checks those)
+    maxLength: int
+    label: str
+    options: list[FieldOption]  # a select's, with the empty choice first; else empty
+    messages: FieldMessages
+
+
+def field_label(name: str, lang: str) -> str:
+    """A field's label without the form's required mark (for the mail, the console)."""
+    return words(lang, "lead_forms.labels")[name].rstrip("* ")
+
+
+def option_label(name: str, value: str, lang: str) -> str:
+    """The words of a select's value (the value itself when it has none)."""
+    return words(lang, "lead_forms").get("options", {}).get(name, {}).get(value, value)
+
+
+def contact_field_specs(lang: str) -> list[ContactFieldSpec]:
+    """The contact fields as the browser form needs them: kind, whether required, input
+    attributes, a select's options and the messages to show next to each field, in `lang` (the
+    same rules `validate_contact` applies)."""
     text = words(lang, "lead_forms")
     messages = text["field_errors"]
     return [
-        {
-            "name": name,
-            "type": rule.input_type,
-            "autoComplete": rule.autocomplete,
-            "pattern": rule.pattern,
-            "maxLength": MAX_FIELD_LENGTH,
-            "label": text["labels"][name],
-            "messages": {
-                "required": messages["required"],
-                "tooLong": messages["too_long"],
-                "mismatch": messages[rule.message],
-            },
-        }
+        ContactFieldSpec(
+            name=name,
+            kind=rule.kind,
+            required=rule.required,
+            autoComplete=rule.autocomplete,
+            pattern=rule.pattern if rule.kind in ("text", "email", "tel") else "",
+            maxLength=MAX_FIELD_LENGTH,
+            label=text["labels"][name],
+            options=[
+                FieldOption(value="", label=text.get("choose", "")),
+                *(FieldOption(value=value, label=option_label(name, value, lang)) for value in rule.options),
+            ]
+            if rule.options
+            else [],
+            messages=FieldMessages(
+                required=messages["required"],
+                tooLong=messages["too_long"],
+                mismatch=messages[rule.message],
+            ),
+        )
         for name, rule in CONTACT_FIELDS.items()
     ]
 
@@ -409,6 +495,12 @@ def summary_text(lead: LeadInput) -> str:
     document and its language, and any anti-bot flag for the sales team to weigh."""
     sales = words("fr", "lead_sales")
     text = sales["summary"].format(**{name: getattr(lead, name) for name in FIELDS})
+    # A field the summary does not name (added since) gets a line of its own, empty or not.
+    for name in FIELDS:
+        if "{" + name + "}" not in sales["summary"]:
+            value = getattr(lead, name, "")
+            shown = option_label(name, value, "fr") if value else sales["empty"]
+            text += sales["other_field"].format(label=field_label(name, "fr"), value=shown) + "\n"
     if lead.form in FORMS:  # a download (a demo booking's lead has no document)
         document = document_for(FORMS[lead.form]["document"], lead.lang)
         language = sales["document_languages"].get(lead.lang, lead.lang)

@@ -62,7 +62,7 @@ def _gate(text: dict, lang: str) -> rx.Component:
             "granted",
             rx.fragment(
                 outcome(text),
-                leads.section(text),
+                leads.section(text, lang),
                 traffic.section(text),
                 charts.section(text, lang),
                 mail.section(text),

@@ -7,8 +7,13 @@ import reflex as rx
 from marketing_site.pages.console.parts import scrollable
 from marketing_site.routes import LANGS
 from marketing_site.services.console import FLAGGED_CHOICES, MAIL_STATUSES, SERIES, SORTS
+from marketing_site.services.leads import CONTACT_FIELDS, field_label, option_label
 from marketing_site.state.console import ConsoleState
 
+# The contact fields with a column of their own in console.yaml; any other field the lead form
+# declares (services.leads.ContactFields) gets one after them, headed by its form label.
+NAMED_FIELDS = ("name", "firstname", "email", "company", "phone")
+OTHER_FIELDS = tuple(name for name in CONTACT_FIELDS if name not in NAMED_FIELDS)
 COLUMNS = (
     "created_at",
     "form",
@@ -17,6 +22,7 @@ COLUMNS = (
     "email",
     "company",
     "phone",
+    *OTHER_FIELDS,
     "mail_status",
     "flagged",
     "landing_page",
@@ -89,8 +95,8 @@ def filters(text: dict) -> rx.Component:
     )
 
 
-def _header(text: dict, column: str) -> rx.Component:
-    label = text["columns"][column]
+def _header(text: dict, column: str, lang: str) -> rx.Component:
+    label = text["columns"][column] if column in text["columns"] else field_label(column, lang)
     if column not in SORTS:
         return rx.el.th(label, scope="col")
     arrow = rx.cond(ConsoleState.sort == column, rx.cond(ConsoleState.descending, " ↓", " ↑"), "")
@@ -111,8 +117,11 @@ def _header(text: dict, column: str) -> rx.Component:
     )
 
 
-def _cell(text: dict, row: rx.Var, column: str) -> rx.Component:
-    if column == "mail_status":
+def _cell(text: dict, row: rx.Var, column: str, lang: str) -> rx.Component:
+    if column in OTHER_FIELDS and CONTACT_FIELDS[column].options:  # a select: its option's words
+        options = CONTACT_FIELDS[column].options
+        value = rx.match(row[column], *[(o, option_label(column, o, lang)) for o in options], row[column])
+    elif column == "mail_status":
         value = rx.match(row[column], *[(s, text["statuses"][s]) for s in MAIL_STATUSES], row[column])
     elif column == "form":
         value = rx.match(row[column], *[(k, text["documents"][k]) for k in SERIES], row[column])
@@ -123,16 +132,16 @@ def _cell(text: dict, row: rx.Var, column: str) -> rx.Component:
     return rx.el.td(value, data_col=column)
 
 
-def table(text: dict) -> rx.Component:
+def table(text: dict, lang: str) -> rx.Component:
     columns = COLUMNS
     return rx.fragment(
         scrollable(
             rx.el.table(
-                rx.el.thead(rx.el.tr(*[_header(text, c) for c in columns])),
+                rx.el.thead(rx.el.tr(*[_header(text, c, lang) for c in columns])),
                 rx.el.tbody(
                     rx.foreach(
                         ConsoleState.rows,
-                        lambda row: rx.el.tr(*[_cell(text, row, c) for c in columns], data_lead_id=row["id"]),
+                        lambda row: rx.el.tr(*[_cell(text, row, c, lang) for c in columns], data_lead_id=row["id"]),
                     )
                 ),
                 class_name="console__table",
@@ -178,12 +187,12 @@ def pager(text: dict) -> rx.Component:
     )
 
 
-def section(text: dict) -> rx.Component:
+def section(text: dict, lang: str) -> rx.Component:
     return rx.el.section(
         rx.el.h2(text["leads_title"]),
         filters(text),
         pager(text),
-        table(text),
+        table(text, lang),
         class_name="console__section",
         id="leads",
     )

@@ -1,0 +1,528 @@
+"""Change recipes that are tests (issue 31, docs/recipes.md): each everyday change is made in a
+temporary copy of the repository with Python, YAML and Markdown edits only, exactly as the
+recipe in docs/recipes.md says, then proved to work without a frontend build: the copy's pages
+are compiled to Reflex's render tree (as scripts/check_pages.py does) and its services are
+called, in a Python process of the copy's own (the edited modules are imported from there).
+
+Each edit is a literal replacement that must find its anchor once: a recipe whose anchor has
+moved fails here, so docs/recipes.md cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+from servers import ROOT
+from test_consent_store import BUN, as_jsx_props, banner, stored
+
+# What the copy needs to import the site and migrate a database; tests/ and docs/ are not copied.
+COPIED = (
+    "marketing_site",
+    "alembic",
+    "alembic.ini",
+    "rxconfig.py",
+    "pyproject.toml",
+    "assets/styles",
+    "assets/consent.jsx",
+    "assets/carousel.jsx",
+    "files",
+)
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    copy = tmp_path / "repo"
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            (copy / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, copy / name)
+    return copy
+
+
+def edit(repo: Path, path: str, anchor: str, replacement: str) -> None:
+    """Replace `anchor` (found exactly once) in the copy's file `path`."""
+    file = repo / path
+    text = file.read_text(encoding="utf-8")
+    assert text.count(anchor) == 1, f"{path}: the recipe's anchor is found {text.count(anchor)} times: {anchor!r}"
+    file.write_text(text.replace(anchor, replacement), encoding="utf-8")
+
+
+def add_yaml(repo: Path, path: str, keys: list[str], value: object) -> None:
+    """Set `keys` (a path of mapping keys) to `value` in the copy's YAML file `path`, appending
+    the new entry in YAML: what a maintainer writes by hand."""
+    file = repo / path
+    data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    node = data
+    for key in keys[:-1]:
+        node = node[key]
+    node[keys[-1]] = value
+    file.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100), encoding="utf-8")
+
+
+def write(repo: Path, path: str, text: str) -> None:
+    (repo / path).parent.mkdir(parents=True, exist_ok=True)
+    (repo / path).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+
+
+def run_in(repo: Path, code: str, **env: str) -> dict:
+    """Run `code` in a Python process of the copy; it prints one JSON value last, returned."""
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DATABASE_URL", "TEST_", "REFLEX_", "SMTP_", "MAIL_", "ANALYTICS", "MARKETING"))
+    }
+    environment.update(
+        PYTHONPATH=str(repo),
+        REFLEX_TELEMETRY_ENABLED="false",
+        DATABASE_URL=f"sqlite:///{repo / 'recipe.db'}",
+        MAIL_SINK_DIR=str(repo / "mail"),
+        **env,
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=repo,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,  # its error output is the failure's message
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+RENDER = """
+    import json
+    from marketing_site import routes
+    from marketing_site.components.layout import site_layout
+    import importlib
+
+    def render(page, lang):
+        # The page in its layout as Reflex compiles it (JavaScript: non-ASCII text \\u-escaped);
+        # its body from `marketing_site.pages.<key>`, as the app finds it (marketing_site._MODULES).
+        body = importlib.import_module(f"marketing_site.pages.{page.key}").page
+        return str(site_layout(page.path(lang), body(lang)))
+"""
+
+
+def js(text: str) -> str:
+    """`text` as it appears in compiled JavaScript (non-ASCII characters \\u-escaped)."""
+    return json.dumps(text)[1:-1]
+
+
+# ---------------------------------------------------------------- (a) a new feature page
+
+
+def test_recipe_a_new_feature_page_in_both_languages(repo):
+    edit(
+        repo,
+        "marketing_site/routes.py",
+        "REGISTRATION = Page(",
+        'FEATURE_REPORTING = Page("feature_reporting", fr="/reporting-wealth-management", '
+        'en="/en/reporting-wealth-management")\nREGISTRATION = Page(',
+    )
+    edit(
+        repo,
+        "marketing_site/routes.py",
+        "    FEATURE_COMPLIANCE,\n    REGISTRATION,",
+        "    FEATURE_COMPLIANCE,\n    FEATURE_REPORTING,\n    REGISTRATION,",
+    )
+    edit(
+        repo,
+        "marketing_site/routes.py",
+        "    FEATURE_COMPLIANCE,\n)",
+        "    FEATURE_COMPLIANCE,\n    FEATURE_REPORTING,\n)",
+    )
+    write(
+        repo,
+        "marketing_site/pages/feature_reporting/__init__.py",
+        '''
+        """Feature page: client reporting."""
+
+        from __future__ import annotations
+
+        import reflex as rx
+
+        from marketing_site.pages.feature_page import feature_page
+
+
+        def page(lang: str) -> rx.Component:
+            return feature_page(lang, "feature_reporting", accent="premium", art="portal")
+        ''',
+    )
+    titles = {"fr": "Un reporting client clair et rapide", "en": "Client reporting read at a glance"}
+    for lang, label in (("fr", "Reporting client"), ("en", "Client reporting")):
+        # The page's words: a copy of another feature page's, retitled.
+        words = yaml.safe_load((repo / f"marketing_site/content/{lang}/feature_portal.yaml").read_text())
+        words["hero"]["title"] = titles[lang]
+        (repo / f"marketing_site/content/{lang}/feature_reporting.yaml").write_text(
+            yaml.safe_dump(words, allow_unicode=True, sort_keys=False), encoding="utf-8"
+        )
+        add_yaml(repo, f"marketing_site/content/{lang}/layout.yaml", ["solutions_items", "feature_reporting"], label)
+        add_yaml(
+            repo,
+            f"marketing_site/content/{lang}/meta.yaml",
+            ["feature_reporting"],
+            {"title": f"{label} | {{{{brand}}}}", "description": f"{label}: {titles[lang]}."},
+        )
+    found = run_in(
+        repo,
+        RENDER
+        + """
+    from marketing_site import seo
+    from marketing_site.marketing_site import app  # the app, its pages added from the route table
+    page = routes.FEATURE_REPORTING
+    home = {lang: render(routes.HOME, lang) for lang in routes.LANGS}
+    print(json.dumps({
+        "paths": dict(page.paths()),
+        "routed": [path for _, path in page.paths() if path.strip("/") in {r.strip("/") for r in app._unevaluated_pages}],
+        "page": {lang: render(page, lang) for lang in routes.LANGS},
+        "navbar": {lang: page.path(lang) in home[lang] for lang in routes.LANGS},
+        "sitemap": seo.sitemap_xml(),
+    }))
+    """,
+    )
+    paths = found["paths"]
+    assert paths == {"fr": "/reporting-wealth-management", "en": "/en/reporting-wealth-management"}
+    assert found["routed"] == list(paths.values())
+    for lang in ("fr", "en"):
+        assert titles[lang] in found["page"][lang]
+        assert found["navbar"][lang], f"the {lang} navbar's Solutions menu links the page"
+        assert f"{paths[lang]}</loc>" in found["sitemap"]
+
+
+# ---------------------------------------------------------------- (b) a price and an offer's feature
+
+
+def test_recipe_b_a_price_and_an_offer_feature(repo):
+    edit(
+        repo,
+        "marketing_site/content/offers.py",
+        'prices={DEFAULT_SET: "8", ALTERNATE_SET: "120"}',
+        'prices={DEFAULT_SET: "9", ALTERNATE_SET: "120"}',
+    )
+    edit(
+        repo,
+        "marketing_site/content/offers.py",
+        '    ("security", ("two_factor",)),',
+        '    ("security", ("two_factor", "single_sign_on")),',
+    )
+    edit(
+        repo,
+        "marketing_site/content/offers.py",
+        '    "sales_pipeline",\n    "two_factor",\n)',
+        '    "sales_pipeline",\n    "two_factor",\n    "single_sign_on",\n)',
+    )
+    for lang, label in (("fr", "Authentification unique (SSO)"), ("en", "Single sign-on (SSO)")):
+        add_yaml(repo, f"marketing_site/content/{lang}/offers.yaml", ["features", "single_sign_on"], label)
+    found = run_in(
+        repo,
+        RENDER
+        + """
+    from marketing_site import structured_data
+    from marketing_site.content.offers import OFFERS
+    from marketing_site.state.pricing import CONFIGURED
+    print(json.dumps({
+        "prerendered_price": CONFIGURED["priceEngage"],
+        "pricing": {lang: render(routes.PRICING, lang) for lang in routes.LANGS},
+        "compare": {lang: render(routes.COMPARE, lang) for lang in routes.LANGS},
+        "prices": {lang: structured_data.offer_prices(lang) for lang in routes.LANGS},
+        "json_ld": {lang: structured_data.json_ld(routes.PRICING, lang) for lang in routes.LANGS},
+        "status": {key: offer.status("single_sign_on") for key, offer in OFFERS.items()},
+    }, ensure_ascii=False))
+    """,
+    )
+    assert found["status"] == {"engage": "no", "manage": "yes", "interact": "yes", "complete": "yes"}
+    for lang, label in (("fr", "Authentification unique (SSO)"), ("en", "Single sign-on (SSO)")):
+        engage = next(offer for offer in found["prices"][lang] if offer["key"] == "engage")
+        assert engage["parts"][0][0] == "9"
+        assert '"price": "9"' in found["json_ld"][lang] or '"price":"9"' in found["json_ld"][lang]
+        assert js(label) in found["compare"][lang]
+        # The pricing card shows the state's price, prerendered from the same facts.
+        assert "priceEngage" in found["pricing"][lang]
+    assert found["prerendered_price"] == "9"
+
+
+# ---------------------------------------------------------------- (c) an optional select on the lead form
+
+COMPANY_SIZE_FIELD = """    company_size: Annotated[
+        str, select_rule("1-5", "6-20", "21-100", "100+", required=False), _optional()
+    ]
+"""
+COMPANY_SIZE_COLUMN = """    company_size: str = Field(default="", max_length=200, sa_column_kwargs={"server_default": ""})
+"""
+
+
+def test_recipe_c_an_optional_company_size_select_on_the_lead_form(repo):
+    edit(
+        repo,
+        "marketing_site/services/leads.py",
+        '            format="email",\n        ),\n    ]\n',
+        '            format="email",\n        ),\n    ]\n' + COMPANY_SIZE_FIELD,
+    )
+    edit(
+        repo,
+        "marketing_site/db/leads.py",
+        "    email: str = Field(max_length=200, index=True)\n",
+        "    email: str = Field(max_length=200, index=True)\n" + COMPANY_SIZE_COLUMN,
+    )
+    labels = {
+        "fr": (
+            "Taille de votre société",
+            {"1-5": "1 à 5 personnes", "6-20": "6 à 20", "21-100": "21 à 100", "100+": "Plus de 100"},
+        ),
+        "en": (
+            "Your company size",
+            {"1-5": "1 to 5 people", "6-20": "6 to 20", "21-100": "21 to 100", "100+": "More than 100"},
+        ),
+    }
+    for lang, (label, options) in labels.items():
+        add_yaml(repo, f"marketing_site/content/{lang}/lead_forms.yaml", ["labels", "company_size"], label)
+        add_yaml(repo, f"marketing_site/content/{lang}/lead_forms.yaml", ["options"], {"company_size": options})
+    found = run_in(
+        repo,
+        """
+    import io, json
+    from alembic import command
+    from alembic.config import Config
+    # The migration a maintainer makes with `alembic revision --autogenerate`, then applies
+    # (the commands' own functions, in this process: one start instead of three).
+    config = Config("alembic.ini")
+    command.upgrade(config, "head")
+    command.revision(config, message="lead company size", autogenerate=True)
+    command.upgrade(config, "head")
+    from marketing_site.components.lead_form import lead_form_props
+    from marketing_site.components.layout import site_layout
+    from marketing_site.services import console, lead_export, leads, mail
+    from marketing_site.db import new_session
+    from marketing_site.db.leads import Lead, OutboxMessage
+    from marketing_site.pages.console import leads as console_page
+    from marketing_site.content.words import words
+    from sqlmodel import select
+
+    base = {"subject": "Ebook download - Wealth manager new generation", "lang": "en", "elapsedMs": 9000,
+            "name": "Smith", "firstname": "Jane", "phone": "+44 20 7946 0000", "company": "Smith Wealth"}
+    results = {
+        "chosen": leads.submit_lead({**base, "email": "jane@smith.example", "company_size": "6-20"}, "10.0.0.1"),
+        "empty": leads.submit_lead({**base, "email": "john@smith.example", "company_size": ""}, "10.0.0.2"),
+        "absent": leads.submit_lead({**base, "email": "ann@smith.example"}, "10.0.0.3"),
+        "other": leads.submit_lead({**base, "email": "bob@smith.example", "company_size": "huge"}, "10.0.0.4"),
+    }
+    with new_session() as session:
+        stored = {lead.email: lead.company_size for lead in session.exec(select(Lead))}
+        outbox = {m.reply_to: m.body for m in session.exec(select(OutboxMessage))}
+    # Mailed: the outbox worker's pass, to the mail folder (MAIL_SINK_DIR, no SMTP_HOST), as sent.
+    import asyncio, email, pathlib
+    from email import policy
+    asyncio.run(mail.process_due())
+    sent = [email.message_from_bytes(f.read_bytes(), policy=policy.default) for f in pathlib.Path("mail").glob("*.eml")]
+    bodies = {str(m["Reply-To"]): m.get_body(("plain",)).get_content() for m in sent}
+    out = io.StringIO()
+    with new_session() as session:
+        lead_export.write_leads_csv(out, session.exec(select(Lead).order_by(Lead.id)))
+    page = console.lead_page(console.LeadFilter())
+    spec = [f for f in lead_form_props("ebook", "en")["fields"] if f["name"] == "company_size"][0]
+    print(json.dumps({
+        "results": {k: [r.status, r.errors] for k, r in results.items()},
+        "stored": stored,
+        "bodies": bodies,
+        "outbox": outbox,
+        "csv": out.getvalue(),
+        "rows": [{k: row.get(k) for k in ("email", "company_size")} for row in page.rows],
+        "columns": list(console_page.COLUMNS),
+        "table": str(console_page.table(words("en", "console"), "en")),
+        "spec": spec,
+    }, ensure_ascii=False))
+    """,
+    )
+    results = found["results"]
+    assert results["chosen"] == ["accepted", {}] and results["empty"] == ["accepted", {}]
+    assert results["absent"] == ["accepted", {}]
+    assert results["other"][0] == "invalid" and "company_size" in results["other"][1]
+    assert found["stored"] == {"jane@smith.example": "6-20", "john@smith.example": "", "ann@smith.example": ""}
+    # Mailed (in French, the sales team's language): the option's words, or "not given".
+    assert set(found["bodies"]) == set(found["outbox"]) == set(found["stored"])  # three mails sent
+    assert "Taille de votre société : 6 à 20\r\n" in found["bodies"]["jane@smith.example"]
+    assert "Taille de votre société : (non renseigné)\r\n" in found["bodies"]["john@smith.example"]
+    header, *lines = found["csv"].lstrip("\ufeff").splitlines()
+    assert "company_size" in header.split(";")
+    column = header.split(";").index("company_size")
+    assert sorted(line.split(";")[column] for line in lines) == ["", "", "6-20"]
+    assert "company_size" in found["columns"]
+    assert "Your company size" in found["table"] and "6 to 20" in found["table"]
+    assert {"email": "jane@smith.example", "company_size": "6-20"} in found["rows"]
+    assert {"email": "john@smith.example", "company_size": ""} in found["rows"]
+    spec = found["spec"]
+    assert spec["kind"] == "select" and spec["required"] is False
+    assert [o["value"] for o in spec["options"]] == ["", "1-5", "6-20", "21-100", "100+"]
+    assert spec["label"] == "Your company size"
+
+
+# ---------------------------------------------------------------- (d) a testimonial and autoplay
+
+
+def test_recipe_d_a_testimonial_and_an_autoplay_interval(repo):
+    edit(
+        repo,
+        "marketing_site/content/testimonials.py",
+        "AUTOPLAY_SECONDS: float | None = None",
+        "AUTOPLAY_SECONDS: float | None = 6",
+    )
+    edit(
+        repo,
+        "marketing_site/content/testimonials.py",
+        '        "logo": "/illustrations/home/logo-corvelle.svg",\n    },\n',
+        '        "logo": "/illustrations/home/logo-corvelle.svg",\n    },\n'
+        '    "marc_aubert": {\n'
+        '        "image": "/illustrations/home/portrait-claire-martineau.svg",\n'
+        '        "name": "Marc Aubert",\n'
+        '        "company": "Aubert Gestion",\n'
+        '        "logo": "/illustrations/home/logo-corvelle.svg",\n'
+        "    },\n",
+    )
+    quotes = {
+        "fr": "Nos revues annuelles prennent dix minutes.",
+        "en": "Our annual reviews take ten minutes to prepare.",
+    }
+    for lang, job in (("fr", "Associé"), ("en", "Partner")):
+        data = yaml.safe_load((repo / f"marketing_site/content/{lang}/testimonials.yaml").read_text())
+        add_yaml(
+            repo,
+            f"marketing_site/content/{lang}/testimonials.yaml",
+            ["items"],
+            [*data["items"], {"testimonial": "marc_aubert", "quote": quotes[lang], "job": job}],
+        )
+    found = run_in(
+        repo,
+        RENDER
+        + """
+    from marketing_site.components.carousel import carousel_props
+    print(json.dumps({
+        "props": {lang: carousel_props(lang) for lang in routes.LANGS},
+        "home": {lang: render(routes.HOME, lang) for lang in routes.LANGS},
+    }, ensure_ascii=False))
+    """,
+    )
+    for lang in ("fr", "en"):
+        props = found["props"][lang]
+        assert [item["name"] for item in props["items"]] == ["Claire Martineau", "Marc Aubert"]
+        assert props["autoplay_ms"] == 6000
+        home = found["home"][lang]
+        assert "Marc Aubert" in home and js(quotes[lang]) in home
+        assert "autoplayMs:6000" in home
+        assert js(props["pause_label"]) in home
+        # The copy's carousel.jsx rendered with these props (its first render, the prerendered
+        # one): the first testimonial, and the Pause control beside previous/next (English pages
+        # hide previous/next, not Pause). tests/test_carousel_browser.py runs it in Chromium.
+        tree = carousel_tree(repo, props)
+        buttons = [e["props"].get("aria-label") for e in elements(tree) if e["type"] == "button"]
+        assert props["pause_label"] in buttons
+        assert buttons == (
+            [props["pause_label"], props["previous_label"], props["next_label"]]
+            if lang == "fr"
+            else [props["pause_label"]]
+        )
+        assert any(
+            e["type"] == "p" and e["props"].get("children") == props["items"][0]["quote"] for e in elements(tree)
+        )
+        assert tree["props"]["data-autoplay"] == "rotating"
+
+
+def carousel_tree(repo: Path, props: dict) -> dict:
+    """The copy's `assets/carousel.jsx` rendered once in Bun (tests/js/carousel_tree.mjs)."""
+    camel = {key.split("_")[0] + "".join(p.title() for p in key.split("_")[1:]): v for key, v in props.items()}
+    done = subprocess.run(
+        [
+            str(BUN),
+            str(ROOT / "tests" / "js" / "carousel_tree.mjs"),
+            str(repo / "assets" / "carousel.jsx"),
+            json.dumps(camel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,  # its error output is the failure's message
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def elements(node) -> list[dict]:
+    """Every element of a rendered tree, depth first."""
+    if isinstance(node, list):
+        return [e for child in node for e in elements(child)]
+    if not isinstance(node, dict) or "type" not in node:
+        return []
+    return [node, *elements(node["props"].get("children"))]
+
+
+# ---------------------------------------------------------------- (e) a new consent purpose
+
+
+def test_recipe_e_a_new_consent_purpose(repo):
+    edit(
+        repo,
+        "marketing_site/content/consent.py",
+        '    ConsentPurpose("marketing", script_settings=("marketing_script_url",), events=("conversion",)),\n',
+        '    ConsentPurpose("marketing", script_settings=("marketing_script_url",), events=("conversion",)),\n'
+        '    ConsentPurpose("chat", script_settings=("chat_script_url",)),\n',
+    )
+    edit(
+        repo,
+        "marketing_site/settings.py",
+        '    marketing_script_url: str = ""\n',
+        '    marketing_script_url: str = ""\n    chat_script_url: str = ""\n',
+    )
+    for lang, label in (("fr", "Messagerie instantanée"), ("en", "Live chat")):
+        add_yaml(
+            repo,
+            f"marketing_site/content/{lang}/consent.yaml",
+            ["purposes", "chat"],
+            {"label": label, "text": f"{label}.", "recipients": f"{label}: chat.example."},
+        )
+    found = run_in(
+        repo,
+        RENDER
+        + """
+    from marketing_site.components.consent import consent_gate, consent_props
+    from marketing_site.security import content_security_policy
+    print(json.dumps({
+        "props": {lang: consent_props(lang) for lang in routes.LANGS},
+        "home": render(routes.HOME, "en"),
+        "gate": str(consent_gate()),
+        "csp": content_security_policy(),
+    }, ensure_ascii=False))
+    """,
+        CHAT_SCRIPT_URL="https://chat.example/widget.js",
+    )
+    for lang, label in (("fr", "Messagerie instantanée"), ("en", "Live chat")):
+        purposes = found["props"][lang]["purposes"]
+        assert [p["key"] for p in purposes] == ["analytics", "marketing", "chat"]
+        chat = purposes[-1]
+        assert chat["label"] == label and chat["scripts"] == ["https://chat.example/widget.js"]
+    # In the banner's panel (one box per purpose), and asked for until answered: the head gate
+    # paints the banner while the stored choice lacks `chat`, and the banner injects a purpose's
+    # scripts only once that purpose is granted (assets/consent.jsx; tests/test_consent.py runs it).
+    assert "Live chat" in found["home"] and "https://chat.example/widget.js" in found["home"]
+    assert 'purposeKeys:["analytics", "marketing", "chat"]' in found["gate"]
+    assert "https://chat.example" in found["csp"]
+    # Off until chosen: the copy's banner (its consent.jsx, its props) mounted on a visitor who had
+    # answered the two earlier purposes loads what those allow, not the chat, and asks again;
+    # once the chat is granted, its script is injected.
+    props = as_jsx_props(found["props"]["en"])
+    before = banner(props, stored(analytics="1", marketing="0"), consent_jsx=repo / "assets" / "consent.jsx")
+    assert "https://chat.example/widget.js" not in before["scripts"]
+    assert before["has"]["chat"] is False and before["visible"] is True
+    after = banner(props, stored(analytics="1", marketing="0"), [["grant", "chat"]], repo / "assets" / "consent.jsx")
+    assert after["scripts"][-1] == "https://chat.example/widget.js" and after["has"]["chat"] is True
