@@ -18,6 +18,14 @@ from marketing_site.content.words import words as site_words
 from marketing_site.services.leads import ContactFieldSpec, contact_field_specs
 
 
+class SendRetry(TypedDict):
+    """`SEND_RETRY`, as `postWithRetries` (assets/lead_form.jsx) reads it: camelCase already."""
+
+    statuses: list[int]
+    pausesMs: list[int]
+    totalMs: int
+
+
 class LeadFormProps(TypedDict):
     """Every prop of `LeadForm` in `assets/lead_form.jsx` (snake_case here, camelCase there)."""
 
@@ -30,6 +38,8 @@ class LeadFormProps(TypedDict):
     submitting_label: str
     success_text: str
     error_text: str
+    retrying_text: str
+    send_retry: SendRetry
     invalid_text: str
     throttled_seconds_text: str
     throttled_minutes_text: str
@@ -44,6 +54,7 @@ class LeadFormProps(TypedDict):
     failure_mail_sent: bool | None
     track_conversion: bool
 
+
 # How a form sends again a request that met a network error or a 502, 503 or 504 (a proxy with
 # no live machine behind it, a machine restarting, a timeout): with the same Idempotency-Key, so
 # the server stores one lead (or booking) however many arrive, after each pause in turn (ms)
@@ -51,11 +62,7 @@ class LeadFormProps(TypedDict):
 # covers a machine's restart behind nginx (deploy/README.md: a few seconds) with room to spare,
 # and is as long as a visitor is asked to wait before being told it failed. Shared with the
 # scheduler (components/booking.py); assets/lead_form.jsx's postWithRetries executes it.
-SEND_RETRY = {
-    "statuses": [502, 503, 504],
-    "pausesMs": [500, 1000, 2000, 3000, 4000, 4000, 4000],
-    "totalMs": 20_000,
-}
+SEND_RETRY = SendRetry(statuses=[502, 503, 504], pausesMs=[500, 1000, 2000, 3000, 4000, 4000, 4000], totalMs=20_000)
 
 
 class LeadForm(rx.Component):
