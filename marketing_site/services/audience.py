@@ -42,6 +42,7 @@ from marketing_site import metrics, routes
 from marketing_site.db import new_session
 from marketing_site.db.audience import DIMENSIONS, HOST_MAX, ROLLUPS, UTM_MAX, PagePathDay, PageViewDay, VisitSourceDay
 from marketing_site.db.leads import ATTRIBUTION, Lead
+from marketing_site.services.contact_patterns import TEXT_PATTERN
 from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
 from marketing_site.settings import get_settings
 
@@ -93,17 +94,14 @@ def clean_host(value: Any) -> str:
 
 @lru_cache(maxsize=1)
 def _text_rule() -> re.Pattern[str]:
-    # The contact fields' one character rule (services.leads.TEXT_PATTERN: no control
-    # characters, no bidirectional controls, something visible). Imported here, not at the
-    # top: services.leads imports this module for clean_attribution.
-    from marketing_site.services.leads import TEXT_PATTERN
-
+    # The contact fields' one character rule: no control characters, no bidirectional
+    # controls, something visible.
     return re.compile(TEXT_PATTERN)
 
 
 def clean_tag(value: Any) -> str:
     """A UTM tag as typed in the campaign's link, held to the contact fields' character rule
-    (services.leads.TEXT_PATTERN) and cleaned as they are (trimmed, tabs as spaces, NFC), at
+    (services.contact_patterns.TEXT_PATTERN) and cleaned as they are (trimmed, tabs as spaces, NFC), at
     most 100 characters; "" for anything else (a tag is dropped, never repaired)."""
     if not isinstance(value, str) or not _text_rule().fullmatch(value):
         return ""
