@@ -198,3 +198,7 @@ def counterpart_path(path: str) -> str:
         if own:
             return own
     return HOME.path(other)
+
+
+# The console's CSV export (api/console.py serves it; the console's state links to it).
+CONSOLE_LEADS_CSV = "/api/console/leads.csv"

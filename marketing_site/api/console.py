@@ -18,9 +18,9 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from marketing_site import routes
 from marketing_site.services import console
 
-LEADS_CSV = "/api/console/leads.csv"
 SUBJECT_JSON = "/api/console/subject.json"
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -65,6 +65,6 @@ async def subject_json(request: Request) -> Response:
 
 
 ROUTES = [
-    Route(LEADS_CSV, leads_csv, methods=["GET"]),
+    Route(routes.CONSOLE_LEADS_CSV, leads_csv, methods=["GET"]),
     Route(SUBJECT_JSON, subject_json, methods=["POST"]),
 ]

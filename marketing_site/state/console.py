@@ -17,7 +17,6 @@ from urllib.parse import urlencode
 import reflex as rx
 
 from marketing_site import routes
-from marketing_site.api.console import LEADS_CSV
 from marketing_site.content.words import words
 from marketing_site.services import console
 from marketing_site.state.auth import AuthState, login_url
@@ -40,7 +39,7 @@ class ConsoleState(rx.State):
     total: int = 0
     rows: list[dict[str, str]] = []
     filter_error: str = ""
-    export_href: str = LEADS_CSV
+    export_href: str = routes.CONSOLE_LEADS_CSV
     # Traffic: the grouping and period as applied (ISO days), and the rows.
     traffic_by: str = "page"
     traffic_from: str = ""
@@ -140,7 +139,7 @@ class ConsoleState(rx.State):
         self.filter_error = ""
         result = console.lead_page(f)
         self.rows, self.total, self.page, self.pages = result.rows, result.total, result.page, result.pages
-        self.export_href = LEADS_CSV + "?" + urlencode(f.query())
+        self.export_href = routes.CONSOLE_LEADS_CSV + "?" + urlencode(f.query())
 
     @rx.event
     def apply_filters(self, form_data: dict[str, Any]):
