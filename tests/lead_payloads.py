@@ -6,6 +6,22 @@ from sqlmodel import select
 
 EBOOK_SUBJECT = "Ebook download - Wealth manager new generation"
 
+# Settings under which one address can store a lead and a booking per example of a property test,
+# at any hour of any day: no rate limit or booking budget in the way, no holiday, no busy calendar.
+UNBOUNDED_INTAKE = {
+    "RATE_LIMIT_PER_IP": "1000000",
+    "RATE_LIMIT_PER_EMAIL": "1000000",
+    "BOOKING_RATE_LIMIT_PER_IP": "1000000",
+    "BOOKING_BUDGET_PER_EMAIL": "1000000",
+    "BOOKING_BUDGET_PER_DAY": "1000000",
+    "BOOKING_TIMEZONE": "Europe/Paris",
+    "BOOKING_WORKING_DAYS": "1,2,3,4,5,6,7",
+    "BOOKING_WORKING_HOURS": "00:00-24:00",
+    "BOOKING_MIN_NOTICE_MINUTES": "60",
+    "BOOKING_HOLIDAYS": "",
+    "BOOKING_BUSY_ICS_URL": "",
+}
+
 
 def lead_payload(**overrides):
     payload = {

@@ -23,6 +23,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule
+from lead_payloads import UNBOUNDED_INTAKE
 from servers import PG_PREFIX, create_test_database, drop_test_database, migrated_postgresql_copy, migrated_sqlite_copy
 from sqlalchemy import text as sql
 from test_outbox import _strategies as accepted_values
@@ -59,20 +60,10 @@ def store(tmp_path, monkeypatch):
         url = f"sqlite:///{tmp_path / 'identity.db'}"
         migrated_sqlite_copy(tmp_path / "identity.db")
     for name, value in {
+        **UNBOUNDED_INTAKE,
         "DATABASE_URL": url,
         "MAIL_SINK_DIR": str(tmp_path / "mail"),
-        "RATE_LIMIT_PER_IP": "1000000",
-        "RATE_LIMIT_PER_EMAIL": "1000000",
-        "BOOKING_RATE_LIMIT_PER_IP": "1000000",
-        "BOOKING_BUDGET_PER_EMAIL": "1000000",
-        "BOOKING_BUDGET_PER_DAY": "1000000",
-        "BOOKING_TIMEZONE": "Europe/Paris",
-        "BOOKING_WORKING_DAYS": "1,2,3,4,5,6,7",
-        "BOOKING_WORKING_HOURS": "00:00-24:00",
-        "BOOKING_MIN_NOTICE_MINUTES": "60",
         "BOOKING_DAYS_AHEAD": "3",
-        "BOOKING_HOLIDAYS": "",
-        "BOOKING_BUSY_ICS_URL": "",
     }.items():
         monkeypatch.setenv(name, value)
     for name in ("SMTP_HOST", "REDIS_URL"):
@@ -417,10 +408,10 @@ def test_the_console_shows_lead_values_as_text_never_as_markup():
     from marketing_site.pages.console import mail, subjects
 
     text = words("fr", "console")
-    rendered = str(leads_table.table(text))
+    rendered = str(leads_table.table(text, "fr"))
     for field in ("firstname", "name", "company"):
         assert f'row_rx_state_?.["{field}"]' in rendered, field  # the row's value itself, a child
-    everything = rendered + str(leads_table.section(text)) + str(mail.section(text)) + str(subjects.section(text))
+    everything = rendered + str(leads_table.section(text, "fr")) + str(mail.section(text)) + str(subjects.section(text))
     assert "innerHTML" not in everything  # dangerouslySetInnerHTML included
 
 

@@ -18,6 +18,7 @@ from datetime import timedelta
 
 import idna
 import pytest
+from lead_payloads import UNBOUNDED_INTAKE
 from servers import (
     PG_PREFIX,
     SmtpSink,
@@ -67,19 +68,7 @@ def outbox(tmp_path, monkeypatch, sink, workdir):
     monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "30")
     monkeypatch.setenv("OUTBOX_MAX_ATTEMPTS", "3")
     # The pipeline's property test stores a lead and a booking per example, from one address.
-    for name, value in {
-        "RATE_LIMIT_PER_IP": "1000000",
-        "RATE_LIMIT_PER_EMAIL": "1000000",
-        "BOOKING_RATE_LIMIT_PER_IP": "1000000",
-        "BOOKING_BUDGET_PER_EMAIL": "1000000",
-        "BOOKING_BUDGET_PER_DAY": "1000000",
-        "BOOKING_TIMEZONE": "Europe/Paris",
-        "BOOKING_WORKING_DAYS": "1,2,3,4,5,6,7",
-        "BOOKING_WORKING_HOURS": "00:00-24:00",
-        "BOOKING_MIN_NOTICE_MINUTES": "60",
-        "BOOKING_HOLIDAYS": "",
-        "BOOKING_BUSY_ICS_URL": "",
-    }.items():
+    for name, value in UNBOUNDED_INTAKE.items():
         monkeypatch.setenv(name, value)
     _clear_caches()
     sink.reply = None
