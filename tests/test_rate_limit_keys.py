@@ -26,6 +26,7 @@ from servers import PrivateRedis, free_port
 
 from marketing_site.api.mail import visitor_address
 from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter
+from marketing_site.settings import get_settings
 
 
 @pytest.fixture(scope="module")
@@ -117,14 +118,19 @@ def test_without_redis_the_limit_still_holds_in_the_process():
 @given(network=st.integers(0, 2**64 - 1), hosts=st.lists(st.integers(0, 2**64 - 1), min_size=3, max_size=3))
 def test_one_ipv6_64_is_one_key_and_its_neighbours_are_others(redis_url, network, hosts):
     """Three addresses of one /64 spend one budget of three, in memory and in Redis; the /64
-    next to it (its last network bit flipped) and an address of the /63 beyond count apart."""
+    next to it (its last network bit flipped) counts apart. The prefix is the setting's default
+    (RATE_LIMIT_IPV6_PREFIX unset), as the API counts."""
+    assert get_settings().rate_limit_ipv6_prefix == 64
     base = network << 64
+
+    def key(address: int) -> str:
+        return f"ip:{visitor_address(str(ipaddress.IPv6Address(address)), [], ())}"
+
     for limiter in (RateLimiter(3, 60), _redis_limiter(redis_url, 3, 60)):
         for host in hosts:
-            assert limiter.hit(f"ip:{visitor_address(str(ipaddress.IPv6Address(base | host)), [], (), 64)}") is None
-        assert limiter.hit(f"ip:{visitor_address(str(ipaddress.IPv6Address(base)), [], (), 64)}") is not None
-        neighbour = ipaddress.IPv6Address(base ^ (1 << 64))
-        assert limiter.hit(f"ip:{visitor_address(str(neighbour), [], (), 64)}") is None, limiter
+            assert limiter.hit(key(base | host)) is None
+        assert limiter.hit(key(base)) is not None, limiter
+        assert limiter.hit(key(base ^ (1 << 64))) is None, limiter
 
 
 # ------------------------------------------------------------------ per-email keys ignore letter case
