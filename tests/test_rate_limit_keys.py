@@ -60,13 +60,18 @@ def _seed(limiter: RedisRateLimiter, key: str, ages: list[float]) -> None:
 # ------------------------------------------------------------------ windows, in Redis
 
 
-def test_the_redis_window_slides_from_the_oldest_hit(redis_url):
+def test_the_window_slides_from_the_oldest_hit_in_memory_and_in_redis(redis_url):
     """Two hits 50 s and 10 s old in a 60 s window of two: the next is refused until the one of
-    50 s ago leaves (about 10 s), not until the newest does (about 50 s)."""
+    50 s ago leaves (about 10 s), not until the newest does (about 50 s); then one is let in."""
     limiter = _redis_limiter(redis_url, limit=2, window=60)
     _seed(limiter, "k", [50, 10])
     wait = limiter.hit("k")
     assert wait is not None and 9 < wait <= 10.01
+    memory = RateLimiter(2, 60)
+    assert memory.hit("k", now=1000) is None and memory.hit("k", now=1040) is None
+    assert memory.hit("k", now=1050) == pytest.approx(10)
+    assert memory.hit("k", now=1060) is None  # the hit at 1000 has left; the one at 1040 stays
+    assert memory.hit("k", now=1061) == pytest.approx(39)
 
 
 def test_the_redis_window_forgets_a_hit_older_than_the_window(redis_url):
@@ -194,3 +199,31 @@ def test_the_password_reset_limit_counts_an_address_whatever_its_case(engine, se
         assert password_reset._allowed("paul@example.com", "10.0.3.10") is None
     finally:
         password_reset._limiters.cache_clear()
+
+
+def test_no_redis_key_names_an_address(redis_url, service, monkeypatch):
+    """The per-email keys of leads, booking budgets and password resets hold a hash of the
+    address: Redis keeps no address (a data-subject erasure does not reach Redis)."""
+    import redis
+
+    from marketing_site import settings as site_settings
+    from marketing_site.services import booking, password_reset
+
+    prefix = f"mstest:{uuid.uuid4().hex}:"
+    monkeypatch.setenv("REFLEX_REDIS_URL", redis_url)
+    monkeypatch.setenv("REDIS_KEY_PREFIX", prefix)
+    site_settings.get_settings.cache_clear()
+    for cached in (service._limiters, booking._budgets, password_reset._limiters):
+        cached.cache_clear()
+    try:
+        address = "Jeanne.Martin@Example.com"
+        assert service.submit_lead(lead_payload(email=address), "10.0.6.1").status == "accepted"
+        assert booking._spend_budgets(address, "key-1", {})[0] is None
+        assert password_reset._allowed(address, "10.0.6.1") is None
+        keys = [key.decode() for key in redis.Redis.from_url(redis_url).keys(f"{prefix}*")]
+        families = {key.removeprefix(prefix).split(":", 2)[-1].split(":", 1)[0] for key in keys}
+        assert {"email", "booking-email", "reset-email"} <= families, keys
+        assert not [key for key in keys if "@" in key or "jeanne" in key.lower()], keys
+    finally:
+        for cached in (service._limiters, booking._budgets, password_reset._limiters):
+            cached.cache_clear()
