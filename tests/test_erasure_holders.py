@@ -27,7 +27,10 @@ from sqlalchemy import String, func, or_, select
 SUBJECT = "Camille.Durand@Example.test"
 OTHER = "paul.martin@example.test"
 # What the person typed besides the address: found nowhere after the erasure.
-TRACES = {SUBJECT: ("camille", "durand", "banque delta", "11 22 33 44"), OTHER: ("paul", "martin", "crédit sud", "55 66 77 88")}
+TRACES = {
+    SUBJECT: ("camille", "durand", "banque delta", "11 22 33 44"),
+    OTHER: ("paul", "martin", "crédit sud", "55 66 77 88"),
+}
 DETAILS = {
     SUBJECT: {"firstname": "Camille", "name": "Durand", "company": "Banque Delta", "phone": "+33 1 11 22 33 44"},
     OTHER: {"firstname": "Paul", "name": "Martin", "company": "Crédit Sud", "phone": "+33 1 55 66 77 88"},
@@ -69,7 +72,13 @@ def people(service, monkeypatch):
         lead = service.submit_lead(lead_payload(email=email, **details), f"10.0.4.{number}")
         assert lead.status == "accepted"
         booked = booking.book(
-            {**details, "email": email, "lang": "fr", "timezone": "Europe/Paris", "slot": booking.slot_id(slots[number])},
+            {
+                **details,
+                "email": email,
+                "lang": "fr",
+                "timezone": "Europe/Paris",
+                "slot": booking.slot_id(slots[number]),
+            },
             f"10.0.5.{number}",
         )
         assert booked.status == "booked", booked
@@ -80,7 +89,10 @@ def people(service, monkeypatch):
     # A login whose provider names the person by the address itself, without an email claim.
     sessions.create_session({"sub": SUBJECT}, sessions.Tokens("id", "access", None, time.time() + 3600))
     with new_session() as session, session.begin():
-        for mail_to, reply_to in ((SUBJECT.upper(), "sales@nereo-wealth.fr"), ("sales@nereo-wealth.fr", SUBJECT.lower())):
+        for mail_to, reply_to in (
+            (SUBJECT.upper(), "sales@nereo-wealth.fr"),
+            ("sales@nereo-wealth.fr", SUBJECT.lower()),
+        ):
             session.add(
                 OutboxMessage(
                     message_id=mail.new_message_id(),

@@ -96,7 +96,13 @@ def test_a_restarted_process_draws_other_ids():
     script = "import json\nfrom marketing_site.services import mail\nprint(json.dumps([mail.new_message_id() for _ in range(2000)]))"
     environment = {key: value for key, value in os.environ.items() if key != "MAIL_FROM"}
     run = subprocess.run(
-        [str(BIN / "python"), "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, check=True, timeout=120
+        [str(BIN / "python"), "-c", script],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     )
     other_process = set(json.loads(run.stdout))
     here = {mail.new_message_id() for _ in range(2000)}

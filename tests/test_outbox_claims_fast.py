@@ -160,11 +160,15 @@ def test_each_claim_counts_one_attempt_and_the_last_unreported_one_fails_the_mes
 
 
 def test_a_message_under_its_last_attempt_is_not_failed_while_the_attempt_runs(outbox):
-    message_id = _queue(status="sending", attempts=MAX_ATTEMPTS, claim_token="live", locked_until=_now() + timedelta(seconds=5))
+    message_id = _queue(
+        status="sending", attempts=MAX_ATTEMPTS, claim_token="live", locked_until=_now() + timedelta(seconds=5)
+    )
     assert _claimed(outbox, _now()) == []
     assert (_row(message_id).status, _row(message_id).claim_token) == ("sending", "live")
     # A message with attempts left is claimed again, not failed, once its lease is over.
-    other = _queue(status="sending", attempts=MAX_ATTEMPTS - 1, claim_token="dead", locked_until=_now() - timedelta(seconds=1))
+    other = _queue(
+        status="sending", attempts=MAX_ATTEMPTS - 1, claim_token="dead", locked_until=_now() - timedelta(seconds=1)
+    )
     assert _claimed(outbox, _now()) == [other]
     assert (_row(other).status, _row(other).attempts) == ("sending", MAX_ATTEMPTS)
 
