@@ -161,7 +161,7 @@ def test_each_claim_counts_one_attempt_and_the_last_unreported_one_fails_the_mes
 
 def test_a_message_under_its_last_attempt_is_not_failed_while_the_attempt_runs(outbox):
     message_id = _queue(
-        status="sending", attempts=MAX_ATTEMPTS, claim_token="live", locked_until=_now() + timedelta(seconds=5)
+        status="sending", attempts=MAX_ATTEMPTS, claim_token="live", locked_until=_now() + timedelta(hours=1)
     )
     assert _claimed(outbox, _now()) == []
     assert (_row(message_id).status, _row(message_id).claim_token) == ("sending", "live")
@@ -276,7 +276,7 @@ def test_a_stale_workers_results_change_nothing(outbox, sink):
 
 def test_a_retried_message_fences_out_its_old_claim(outbox):
     now = _now()
-    message_id = _queue()
+    message_id = _queue(next_attempt_at=now)
     [claim] = outbox.claim_due(now)
     # Stuck past its lease: an operator puts it back in the queue; the old token goes.
     assert outbox.retry([message_id], all_failed=False, now=now + timedelta(seconds=LEASE_SECONDS + 1)) == 1
@@ -287,3 +287,30 @@ def test_a_retried_message_fences_out_its_old_claim(outbox):
     [live] = outbox.claim_due(now + timedelta(seconds=LEASE_SECONDS + 2))
     assert outbox.retry([message_id], all_failed=False, now=now + timedelta(seconds=LEASE_SECONDS + 3)) == 0
     assert _row(message_id).claim_token == live.token
+
+
+def test_retry_of_every_failed_message_takes_failed_ones_only(outbox):
+    now = _now()
+    failed = _queue(status="failed", attempts=3, failed_at=now, last_error="550 refused")
+    sent = _queue(status="sent", attempts=1, sent_at=now)
+    waiting = _queue(next_attempt_at=now + timedelta(minutes=5))
+    in_flight = _queue(next_attempt_at=now - timedelta(seconds=1))
+    [claim] = outbox.claim_due(now)
+    assert claim.message.id == in_flight
+    assert outbox.retry([], all_failed=True, now=now) == 1
+    assert [_row(i).status for i in (failed, sent, waiting, in_flight)] == ["pending", "sent", "pending", "sending"]
+    assert _aware(_row(failed).next_attempt_at) == now and _aware(_row(waiting).next_attempt_at) > now
+    # A sent message chosen by id is never sent again.
+    assert outbox.retry([sent], all_failed=False, now=now) == 0
+
+
+def test_a_message_that_cannot_be_composed_stops_no_other(outbox, sink):
+    """One pass meets a message whose To is no address: it fails with its reason, and the message
+    behind it is sent in the same pass."""
+    poisoned = _queue(mail_to="not an address", next_attempt_at=_now() - timedelta(seconds=5))
+    healthy = _queue(reply_to="healthy@example.com")
+    assert _run(outbox.process_due()) == 2
+    row = _row(poisoned)
+    assert (row.status, row.attempts, row.claim_token) == ("failed", 1, None)
+    assert row.last_error.startswith("could not compose: ") and row.failed_at is not None
+    assert _row(healthy).status == "sent" and len(sink.envelopes) == 1

@@ -227,3 +227,15 @@ def test_no_redis_key_names_an_address(redis_url, service, monkeypatch):
     finally:
         for cached in (service._limiters, booking._budgets, password_reset._limiters):
             cached.cache_clear()
+
+
+def test_forgetting_idle_keys_never_forgets_a_key_with_hits_in_its_window():
+    """Past 50,000 keys the memory limiter drops idle ones (memory stays bounded); a visitor who
+    sends from many addresses must not get their own spent budget back that way."""
+    limiter = RateLimiter(2, 60)
+    assert limiter.hit("spent", now=100) is None and limiter.hit("spent", now=101) is None
+    for number in range(50_000):
+        limiter.hit(f"idle-{number}", now=10)  # left the window by now=100
+    limiter.hit("fresh", now=102)  # the 50,002nd key: the idle ones go
+    assert len(limiter._hits) == 2
+    assert limiter.hit("spent", now=103) == pytest.approx(57)
