@@ -25,7 +25,8 @@ from lead_payloads import lead_payload
 from servers import PrivateRedis, free_port
 
 from marketing_site.api.mail import visitor_address
-from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter
+from marketing_site.services.client_address import parse_address
+from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, address_key
 from marketing_site.settings import get_settings
 
 
@@ -107,6 +108,7 @@ def test_a_token_already_counted_is_let_in_without_counting_and_release_gives_it
         assert limiter.hit("k", token="t3") is not None, limiter
         limiter.release("k", "t2")  # what t2 allowed did not happen after all
         assert limiter.hit("k", token="t3") is None, limiter
+        assert limiter.hit("k", token="t1") is None, limiter  # t1 is still counted, once
         assert limiter.hit("k", token="t4") is not None, limiter
 
 
@@ -114,6 +116,34 @@ def test_without_redis_the_limit_still_holds_in_the_process():
     """Redis away (nothing listens on the port): the limit is counted per process, not lifted."""
     limiter = RedisRateLimiter(2, 60, f"redis://127.0.0.1:{free_port()}/0", prefix="mstest:away:")
     assert [limiter.hit("k") is None for _ in range(3)] == [True, True, False]
+    # Tokens and their release work there too: a retried submission is not counted twice, and a
+    # budget given back is free again.
+    assert limiter.hit("t", token="t1") is None and limiter.hit("t", token="t1") is None
+    assert limiter.hit("t", token="t2") is None and limiter.hit("t", token="t3") is not None
+    limiter.release("t", "t2")
+    assert limiter.hit("t", token="t3") is None
+
+
+def test_a_redis_refusal_of_less_than_a_second_is_still_a_refusal(redis_url):
+    limiter = _redis_limiter(redis_url, limit=1, window=60)
+    _seed(limiter, "k", [59.5])
+    wait = limiter.hit("k")
+    assert wait is not None and 0 < wait < 1
+
+
+def test_an_address_with_a_lone_surrogate_still_has_a_key():
+    """The password-reset form relays what was typed; a lone surrogate (possible in JSON) must be
+    counted like any other text, not raise."""
+    assert address_key("a\ud800@example.com") == address_key("A\ud800@EXAMPLE.com")
+    assert address_key("a\ud800@example.com") != address_key("a@example.com")
+
+
+@pytest.mark.parametrize("hop", ["[2001:db8::1", "[2001:db8::1]x5", "[2001:db8::1]:", "[2001:db8::1]:8o"])
+def test_a_malformed_bracketed_hop_names_no_visitor(hop):
+    """Unreadable, the hop is not an address: behind a trusted proxy the proxy itself is counted."""
+    proxy = ipaddress.ip_network("10.0.0.5/32")
+    assert parse_address(hop) is None
+    assert visitor_address("10.0.0.5", [hop], (proxy,)) == "10.0.0.5"
 
 
 # ------------------------------------------------------------------ an IPv6 /64 is one visitor
