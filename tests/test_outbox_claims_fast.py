@@ -314,3 +314,64 @@ def test_a_message_that_cannot_be_composed_stops_no_other(outbox, sink):
     assert (row.status, row.attempts, row.claim_token) == ("failed", 1, None)
     assert row.last_error.startswith("could not compose: ") and row.failed_at is not None
     assert _row(healthy).status == "sent" and len(sink.envelopes) == 1
+
+
+def test_retry_by_id_puts_failed_and_waiting_mail_back_due_now_without_a_claim(outbox):
+    now = _now()
+    failed = _queue(status="failed", attempts=3, failed_at=now, last_error="550 refused")
+    waiting = _queue(next_attempt_at=now + timedelta(minutes=5))
+    stuck = _queue(status="sending", attempts=1, claim_token="t", locked_until=now - timedelta(seconds=1))
+    assert outbox.retry([failed, waiting, stuck], all_failed=False, now=now) == 3
+    for message_id in (failed, waiting, stuck):
+        row = _row(message_id)
+        assert (row.status, row.claim_token, row.locked_until) == ("pending", None, None)
+        assert _aware(row.next_attempt_at) == now
+    assert sorted(_claimed(outbox, now)) == sorted([failed, waiting, stuck])
+
+
+@pytest.mark.parametrize(
+    ("reply", "status"),
+    [
+        ("500 5.5.2 Syntax error", "failed"),
+        ("599 5.9.9 No", "failed"),
+        ("451 4.3.0 Later", "pending"),
+        ("499 4.9.9 Later", "pending"),
+    ],
+)
+def test_a_5xx_answer_fails_for_good_and_a_4xx_one_is_retried(outbox, sink, reply, status):
+    message_id = _queue()
+    sink.reply = reply
+    [claim] = outbox.claim_due(_now())
+    assert _run(outbox.send_one(claim)) == status
+    row = _row(message_id)
+    assert row.status == status and reply[:3] in row.last_error
+
+
+def test_a_refused_connection_is_retried_with_its_reason(outbox, monkeypatch):
+    from servers import free_port
+
+    from marketing_site import settings
+
+    monkeypatch.setenv("SMTP_PORT", str(free_port()))  # nothing listens there
+    settings.get_settings.cache_clear()
+    message_id = _queue()
+    [claim] = outbox.claim_due(_now())
+    assert _run(outbox.send_one(claim)) == "pending"
+    row = _row(message_id)
+    assert row.status == "pending" and "Error" in row.last_error and row.last_failure_at is not None
+
+
+def test_without_smtp_the_mail_is_written_to_the_sink_folder(outbox, monkeypatch, tmp_path):
+    """Development without SMTP settings: one .eml per message, its folder made as needed."""
+    from marketing_site import settings
+
+    monkeypatch.delenv("SMTP_HOST")
+    monkeypatch.setenv("MAIL_SINK_DIR", str(tmp_path / "not" / "yet" / "there"))
+    settings.get_settings.cache_clear()
+    message_id = _queue()
+    [claim] = outbox.claim_due(_now())
+    assert _run(outbox.send_one(claim)) == "sent"
+    stored = _row(message_id).message_id
+    [written] = (tmp_path / "not" / "yet" / "there").iterdir()
+    assert written.name == f"{stored[1:-1]}.eml"
+    assert f"Message-ID: {stored}".encode() in written.read_bytes()
