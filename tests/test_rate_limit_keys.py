@@ -260,12 +260,16 @@ def test_no_redis_key_names_an_address(redis_url, service, monkeypatch):
 
 
 def test_forgetting_idle_keys_never_forgets_a_key_with_hits_in_its_window():
-    """Past 50,000 keys the memory limiter drops idle ones (memory stays bounded); a visitor who
-    sends from many addresses must not get their own spent budget back that way."""
+    """Past 50,000 keys the memory limiter drops the idle ones (memory stays bounded), those whose
+    last hit has left the window, exactly one window old included; a visitor who sends from many
+    addresses must not get their own spent budget back that way."""
     limiter = RateLimiter(2, 60)
+    for number in range(49_997):
+        limiter.hit(f"idle-{number}", now=10)
+    limiter.hit("edge", now=42)  # exactly one window old at 102
     assert limiter.hit("spent", now=100) is None and limiter.hit("spent", now=101) is None
-    for number in range(50_000):
-        limiter.hit(f"idle-{number}", now=10)  # left the window by now=100
-    limiter.hit("fresh", now=102)  # the 50,002nd key: the idle ones go
-    assert len(limiter._hits) == 2
+    limiter.hit("other", now=101)
+    assert len(limiter._hits) == 50_000  # at the bound, not over it: nothing forgotten yet
+    limiter.hit("fresh", now=102)
+    assert set(limiter._hits) == {"spent", "other", "fresh"}
     assert limiter.hit("spent", now=103) == pytest.approx(57)
