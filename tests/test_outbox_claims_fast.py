@@ -26,7 +26,7 @@ from servers import SmtpSink, migrated_sqlite_copy
 TIMEOUT_SECONDS = 3  # SMTP_TIMEOUT_SECONDS below
 LEASE_SECONDS = TIMEOUT_SECONDS * 2 + 10  # one attempt's deadline, and 10 s to record its result
 MAX_ATTEMPTS = 3
-RETRY_BASE_SECONDS = 30
+RETRY_BASE_SECONDS = 120  # its back-off, 60-180 s, never the 16 s lease
 
 
 def _run(coroutine):
@@ -247,7 +247,7 @@ def test_a_permanent_refusal_fails_at_once_and_a_success_is_sent_once(outbox, si
     assert claim.message.id == accepted and _run(outbox.send_one(claim)) == "sent"
     row = _row(accepted)
     assert (row.status, row.claim_token, row.locked_until, row.last_error) == ("sent", None, None, None)
-    assert len(sink.envelopes) == 1 and sink.messages[0]["Message-ID"] == row.message_id
+    assert row.sent_at is not None and len(sink.envelopes) == 1 and sink.messages[0]["Message-ID"] == row.message_id
     assert _claimed(outbox, _now() + timedelta(days=1)) == []
 
 
@@ -344,7 +344,8 @@ def test_a_5xx_answer_fails_for_good_and_a_4xx_one_is_retried(outbox, sink, repl
     [claim] = outbox.claim_due(_now())
     assert _run(outbox.send_one(claim)) == status
     row = _row(message_id)
-    assert row.status == status and reply[:3] in row.last_error
+    assert row.status == status and reply[:3] in row.last_error and row.last_failure_at is not None
+    assert (row.failed_at is not None) == (status == "failed") and row.claim_token is None
 
 
 def test_a_refused_connection_is_retried_with_its_reason(outbox, monkeypatch):
@@ -375,3 +376,23 @@ def test_without_smtp_the_mail_is_written_to_the_sink_folder(outbox, monkeypatch
     [written] = (tmp_path / "not" / "yet" / "there").iterdir()
     assert written.name == f"{stored[1:-1]}.eml"
     assert f"Message-ID: {stored}".encode() in written.read_bytes()
+
+
+def test_one_pass_sends_at_most_a_batch(outbox, sink):
+    """A pass ends after BATCH messages (the worker then looks again), however many are due."""
+    for _ in range(outbox.BATCH + 1):
+        _queue(next_attempt_at=_now() - timedelta(seconds=1))
+    assert _run(outbox.process_due()) == outbox.BATCH
+    assert len(sink.envelopes) == outbox.BATCH
+
+
+def test_a_message_that_cannot_be_composed_is_failed_by_its_own_claim_only(outbox):
+    message_id = _queue(mail_to="not an address")
+    now = _now()
+    [stale] = outbox.claim_due(now)
+    [fresh] = outbox.claim_due(now + timedelta(seconds=LEASE_SECONDS + 1))
+    assert _run(outbox.send_one(stale)) == "stale"
+    assert (_row(message_id).status, _row(message_id).claim_token) == ("sending", fresh.token)
+    assert _run(outbox.send_one(fresh)) == "failed"
+    row = _row(message_id)
+    assert row.status == "failed" and row.failed_at is not None and row.last_failure_at is not None
