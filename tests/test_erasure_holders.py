@@ -18,6 +18,7 @@ while another person keeps every row.
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -50,7 +51,7 @@ def people(service, monkeypatch):
     them only by To or only by Reply-To."""
     from marketing_site import settings
     from marketing_site.db import new_session
-    from marketing_site.db.leads import OutboxMessage
+    from marketing_site.db.leads import Lead, OutboxMessage
     from marketing_site.services import booking, mail, sessions
 
     for name, value in {
@@ -89,6 +90,21 @@ def people(service, monkeypatch):
     # A login whose provider names the person by the address itself, without an email claim.
     sessions.create_session({"sub": SUBJECT}, sessions.Tokens("id", "access", None, time.time() + 3600))
     with new_session() as session, session.begin():
+        # A mail about the person's lead that names them neither in To nor in Reply-To.
+        lead_id = session.scalars(
+            select(Lead.id).where(func.lower(Lead.email) == SUBJECT.lower()).order_by(Lead.id)
+        ).first()
+        session.add(
+            OutboxMessage(
+                lead_id=lead_id,
+                message_id=mail.new_message_id(),
+                mail_from="Nereo <noreply@nereo-wealth.fr>",
+                mail_to="sales@nereo-wealth.fr",
+                reply_to="sales@nereo-wealth.fr",
+                subject="Lead",
+                body="-",
+            )
+        )
         for mail_to, reply_to in (
             (SUBJECT.upper(), "sales@nereo-wealth.fr"),
             ("sales@nereo-wealth.fr", SUBJECT.lower()),
@@ -150,7 +166,7 @@ def test_every_way_a_holder_points_at_the_person_is_found_and_erased(people):
     assert before == {
         "lead by email": 2,  # the document lead and the demo's lead
         "booking by lead": 1,
-        "outbox_message by lead": 3,  # the sales mail of each lead, the confirmation to the person
+        "outbox_message by lead": 4,  # each lead's sales mail, the confirmation, the one above
         "outbox_message by To alone": 1,
         "outbox_message by Reply-To alone": 1,
         "auth_session by email claim": 1,
@@ -159,7 +175,7 @@ def test_every_way_a_holder_points_at_the_person_is_found_and_erased(people):
     other_before = _rows_by_way(OTHER)
     # The lookup finds every row of every way, whatever the letter case it is given.
     found = subject_data(_operator(), SUBJECT.swapcase(), "lookup")
-    expected = {"lead": 2, "booking": 1, "outbox_message": 5, "auth_session": 2}
+    expected = {"lead": 2, "booking": 1, "outbox_message": 6, "auth_session": 2}
     assert {name: len(rows) for name, rows in found.items()} == expected
     assert set(found) == {holder.name for holder in HOLDERS}
     # The erasure reaches each of them and says so.
@@ -204,3 +220,34 @@ def test_after_the_erasure_no_table_holds_the_persons_address_or_details(people)
     # Not even the audit log nor the sales notice of the cancelled demo names the person.
     assert _texts_mentioning(subject_traces) == {}
     assert _texts_mentioning((OTHER, *TRACES[OTHER])) == other
+
+
+def test_an_address_with_nothing_held_erases_nothing_and_each_request_is_audited(people):
+    """The audit log keeps who did what, with what counts (sorted), never the address; an export
+    keeps its filter, the search words masked (they may be a name)."""
+    from marketing_site.services.console import (
+        LeadFilter,
+        audit_entries,
+        audit_export,
+        erase_subject,
+        export_leads_csv,
+        subject_data,
+        subject_key,
+    )
+
+    nobody = "nobody@example.test"
+    assert erase_subject(_operator(), nobody) == {"booking": 0, "outbox_message": 0, "lead": 0, "auth_session": 0}
+    subject_data(_operator(), SUBJECT, "download")
+    search = LeadFilter.parse({"search": "Durand", "form": "ebook"})
+    body, count = export_leads_csv(search)
+    assert count == 1 and "Durand" in body
+    audit_export(_operator(), search, count)
+    newest, download, erasure = audit_entries()[:3]
+    assert (erasure["action"], erasure["subject"]) == ("erase", subject_key(nobody))
+    assert erasure["counts"] == "auth_session 0, booking 0, lead 0, outbox_message 0"
+    assert erasure["actor"] == "ops@example.test"
+    assert (download["action"], download["subject"]) == ("download", subject_key(SUBJECT.lower()))
+    assert download["counts"] == "auth_session 2, booking 1, lead 2, outbox_message 6"
+    assert newest["action"] == "export" and newest["counts"] == "lead 1"
+    assert json.loads(newest["subject"]) == {**search.query(), "search": "…"}
+    assert "Durand" not in json.dumps(audit_entries())
