@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -46,9 +47,27 @@ def main() -> int:
     if total_judged:
         print(f"{'all':<48} {total_killed:>7} {total_judged:>7} {100 * total_killed / total_judged:>6.1f}%")
     print(f"\n{len(survivors)} surviving mutant(s)")
+    kinds: dict[str, int] = {}
     for name in survivors:
-        print(f"{name}: {changed_lines(name)}")
+        changed = changed_lines(name)
+        kind = observability(changed)
+        kinds[kind or "other"] = kinds.get(kind or "other", 0) + 1
+        print(f"{name}: {'[' + kind + '] ' if kind else ''}{changed}")
+    if survivors:
+        # A log line's text or a metric's label is what operators read, not a protection of anyone:
+        # counted apart so that the survivors left to judge stand out.
+        print("survivors by kind: " + ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items())))
     return 0
+
+
+def observability(changed: str) -> str:
+    """`log` or `metric` when every changed line of a mutant is a log call or a metric's label."""
+    lines = [line[2:] for line in changed.split(" | ") if line[:2] in ("- ", "+ ")]
+    if lines and all(re.match(r"(log|logger)\.(debug|info|warning|error|exception)\(", line) for line in lines):
+        return "log"
+    if lines and all(line.startswith("metrics.") for line in lines):
+        return "metric"
+    return ""
 
 
 def changed_lines(name: str) -> str:

@@ -31,7 +31,7 @@ from marketing_site.db import new_session
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.services import contact_patterns, mail
 from marketing_site.services.audience import clean_attribution
-from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
+from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, address_key, make_rate_limiter
 from marketing_site.settings import get_settings
 
 MAX_FIELD_LENGTH = 200
@@ -500,7 +500,7 @@ def submit_lead(payload: Mapping[str, Any], client_ip: str, client_key: str | No
     if existing is not None:
         metrics.LEADS_DUPLICATE.inc()
         return SubmitResult("accepted", lead_id=existing, duplicate=True)
-    wait = per_email.hit(f"email:{lead.email.lower()}", token=key)
+    wait = per_email.hit(f"email:{address_key(lead.email)}", token=key)
     if wait is not None:
         metrics.LEADS_REFUSED.labels(reason="rate_limited_email").inc()
         return SubmitResult("rate_limited", retry_after=math.ceil(wait))

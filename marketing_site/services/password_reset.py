@@ -20,7 +20,7 @@ from functools import lru_cache
 import httpx2
 
 from marketing_site.services.client_address import visitor_address
-from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
+from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, address_key, make_rate_limiter
 from marketing_site.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ def _allowed(email: str, client_ip: str) -> float | None:
     per_ip, per_email = _limiters()
     wait = per_ip.hit(f"reset-ip:{client_ip}")
     if wait is None:
-        wait = per_email.hit(f"reset-email:{email.lower()}")
+        wait = per_email.hit(f"reset-email:{address_key(email)}")
     return wait
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -10,6 +11,13 @@ from collections import deque
 from marketing_site import metrics
 
 log = logging.getLogger("marketing_site.rate_limit")
+
+
+def address_key(email: str) -> str:
+    """What a per-email limit's key holds of the address: a hash of it in lower case, so that
+    `A@x` and `a@x` share one budget and no address is written to Redis (where a data-subject
+    erasure would not reach it for the length of the window)."""
+    return hashlib.sha256(email.lower().encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class RateLimiter:
