@@ -12,6 +12,7 @@ to start several workers that would each count the rate limits alone.
 
 from __future__ import annotations
 
+import asyncio
 import email
 import hashlib
 import json
@@ -27,7 +28,7 @@ import threading
 import time
 from email.message import Message
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
@@ -167,6 +168,15 @@ def migrated_postgresql_copy(name: str) -> None:
         connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{_templates["postgresql"]}"'))
     engine.dispose()
+
+
+def run_in_own_loop(coroutine: Any) -> Any:
+    """`asyncio.run` in a thread of its own: once a browser test has run, Playwright's sync API
+    holds a running event loop in the test's thread, where `asyncio.run` refuses to start."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def free_port() -> int:

@@ -33,6 +33,7 @@ from servers import (
     free_port,
     migrated_postgresql_copy,
     migrated_sqlite_copy,
+    run_in_own_loop,
 )
 
 ENGINE = "postgresql" if os.environ.get("TEST_DATABASE_URL") else "sqlite"
@@ -231,7 +232,6 @@ def test_through_any_run_of_outages_each_view_is_written_once(service, monkeypat
 def test_the_shutdown_hook_writes_what_the_worker_holds_or_says_what_is_lost(service, monkeypatch, tmp_path, caplog):
     """The lifespan hook in-process: with the database up, the held views are written and
     counted in the log; with it refusing them to the end, the loss is logged as an error."""
-    import asyncio
     import logging
 
     from marketing_site import settings as site_settings
@@ -250,11 +250,11 @@ def test_the_shutdown_hook_writes_what_the_worker_holds_or_says_what_is_lost(ser
                 buffer.add(view)
 
     with caplog.at_level(logging.INFO, logger="marketing_site.services.audience"):
-        asyncio.run(run_the_lifespan())
+        run_in_own_loop(run_the_lifespan())
         with sqlite3.connect(tmp_path / "leads.db") as db:
             assert db.execute("SELECT SUM(views) FROM page_view_day").fetchone() == (7,)
             db.execute("ALTER TABLE page_view_day RENAME TO page_view_day_away")
-        asyncio.run(run_the_lifespan())
+        run_in_own_loop(run_the_lifespan())
     messages = [record.getMessage() for record in caplog.records if record.name == audience.__name__]
     assert "audience.written_at_shutdown views=7" in messages
     assert "audience.written_at_shutdown views=0" in messages

@@ -7,7 +7,6 @@ needed flag is missing, and still starts. Real redis-servers (PrivateRedis), one
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import logging
 import re
@@ -24,7 +23,7 @@ from reflex.istate.manager import redis as reflex_redis_manager
 from reflex.istate.manager.redis import StateManagerRedis
 from reflex.utils import token_manager as reflex_token_manager
 from reflex.utils.token_manager import RedisTokenManager
-from servers import ARTIFACTS, PrivateRedis, SiteServer, free_port
+from servers import ARTIFACTS, PrivateRedis, SiteServer, free_port, run_in_own_loop
 
 from marketing_site.reflex_internals import redis_keyspace
 
@@ -60,10 +59,10 @@ def test_reflex_subscribes_without_writing_the_server_configuration(open_redis):
     redis.Redis.from_url(open_redis.url).config_set("notify-keyspace-events", "")
     redis_keyspace.install()
     for module in (reflex_redis_manager, reflex_token_manager):
-        asyncio.run(_call(module.enable_keyspace_notifications, open_redis.url))
+        run_in_own_loop(_call(module.enable_keyspace_notifications, open_redis.url))
     assert _notify_setting(open_redis.url) == ""
     assert redis_keyspace.REFLEX_ENABLE is not None
-    asyncio.run(_call(redis_keyspace.REFLEX_ENABLE, open_redis.url))  # what Reflex did without the site
+    run_in_own_loop(_call(redis_keyspace.REFLEX_ENABLE, open_redis.url))  # what Reflex did without the site
     assert redis_keyspace.flags(_notify_setting(open_redis.url)) == set(redis_keyspace.NEEDED)
     redis.Redis.from_url(open_redis.url).config_set("notify-keyspace-events", "")
 
@@ -123,7 +122,7 @@ def test_what_is_set_is_what_is_reported_whether_read_or_probed(open_redis, on, 
         finally:
             await client.aclose()
 
-    (read, missing), probed = asyncio.run(run())
+    (read, missing), probed = run_in_own_loop(run())
     have = on | ({"K"} if keyspace else set())
     assert read is not None and redis_keyspace.flags(read) >= have
     assert missing == "".join(flag for flag in redis_keyspace.NEEDED if flag not in have)
@@ -148,7 +147,7 @@ def test_without_config_the_start_warns_and_says_what_to_set(flags, warning, mon
         monkeypatch.setenv("REFLEX_REDIS_URL", server.url)
         site_settings.get_settings.cache_clear()
         with caplog.at_level(logging.INFO, logger="marketing_site.redis_keyspace"):
-            asyncio.run(redis_keyspace.check_at_start())
+            run_in_own_loop(redis_keyspace.check_at_start())
     finally:
         server.kill()
         site_settings.get_settings.cache_clear()
