@@ -46,3 +46,36 @@ def stored_rows(model):
 
     with new_session() as session:
         return session.exec(select(model)).all()
+
+
+def queue_outbox_message(**overrides) -> int:
+    """One outbox message as the lead service stores it (to sales, the visitor's Reply-To, due
+    now); returns its id."""
+    from marketing_site.db import new_session
+    from marketing_site.db.leads import OutboxMessage, utcnow
+    from marketing_site.services import mail
+
+    values = {
+        "message_id": mail.new_message_id(),
+        "mail_from": "Nereo <noreply@nereo-wealth.fr>",
+        "mail_to": "leads@nereo-wealth.fr",
+        "reply_to": "visitor@example.com",
+        "subject": EBOOK_SUBJECT,
+        "body": "Prénom : Hélène\n",
+        "next_attempt_at": utcnow(),
+        **overrides,
+    }
+    with new_session() as session, session.begin():
+        message = OutboxMessage(**values)
+        session.add(message)
+        session.flush()
+        return message.id
+
+
+def outbox_row(message_id: int):
+    """The outbox message as stored now."""
+    from marketing_site.db import new_session
+    from marketing_site.db.leads import OutboxMessage
+
+    with new_session() as session:
+        return session.get(OutboxMessage, message_id)

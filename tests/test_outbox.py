@@ -18,7 +18,7 @@ from datetime import timedelta
 
 import idna
 import pytest
-from lead_payloads import UNBOUNDED_INTAKE
+from lead_payloads import UNBOUNDED_INTAKE, outbox_row, queue_outbox_message
 from servers import (
     PG_PREFIX,
     SmtpSink,
@@ -91,37 +91,6 @@ def _clear_caches() -> None:
     booking._busy_feed.clear()
 
 
-def _queue(**overrides) -> int:
-    """One message as the lead service stores it; returns its id."""
-    from marketing_site.db import new_session
-    from marketing_site.db.leads import OutboxMessage, utcnow
-    from marketing_site.services import mail
-
-    values = {
-        "message_id": mail.new_message_id(),
-        "mail_from": "Nereo <noreply@nereo-wealth.fr>",
-        "mail_to": "leads@nereo-wealth.fr",
-        "reply_to": "visitor@example.com",
-        "subject": "Ebook download - Wealth manager new generation",
-        "body": "Prénom : Hélène\n",
-        "next_attempt_at": utcnow(),
-        **overrides,
-    }
-    with new_session() as session, session.begin():
-        message = OutboxMessage(**values)
-        session.add(message)
-        session.flush()
-        return message.id
-
-
-def _row(message_id: int):
-    from marketing_site.db import new_session
-    from marketing_site.db.leads import OutboxMessage
-
-    with new_session() as session:
-        return session.get(OutboxMessage, message_id)
-
-
 def _aware(moment):
     from datetime import UTC
 
@@ -135,11 +104,14 @@ def test_a_claim_takes_a_due_message_once_and_moves_its_next_attempt_past_the_le
     from marketing_site.db.leads import utcnow
 
     now = utcnow()
-    first, second = _queue(next_attempt_at=now - timedelta(seconds=2)), _queue(next_attempt_at=now)
-    later = _queue(next_attempt_at=now + timedelta(seconds=60))  # backing off: not due
+    first, second = (
+        queue_outbox_message(next_attempt_at=now - timedelta(seconds=2)),
+        queue_outbox_message(next_attempt_at=now),
+    )
+    later = queue_outbox_message(next_attempt_at=now + timedelta(seconds=60))  # backing off: not due
     [claim] = outbox.claim_due(now, limit=1)
     assert claim.message.id == first and claim.token
-    row = _row(first)
+    row = outbox_row(first)
     lease_end = now + timedelta(seconds=outbox.lease_seconds())
     assert (row.status, row.attempts, row.claim_token) == ("sending", 1, claim.token)
     assert _aware(row.locked_until) == _aware(row.next_attempt_at) == lease_end
@@ -150,13 +122,13 @@ def test_a_claim_takes_a_due_message_once_and_moves_its_next_attempt_past_the_le
     # backoff (or claimed) by another worker before this one's UPDATE, is not taken.
     assert outbox.claim(later, now) is None
     assert outbox.claim(first, now) is None
-    assert _row(later).status == "pending" and _row(later).attempts == 0
+    assert outbox_row(later).status == "pending" and outbox_row(later).attempts == 0
 
 
 def test_of_several_workers_exactly_one_claims_each_message(outbox):
     from marketing_site.db.leads import utcnow
 
-    ids = {_queue() for _ in range(8)}
+    ids = {queue_outbox_message() for _ in range(8)}
     now = utcnow()
     with ThreadPoolExecutor(4) as pool:
         claims = list(pool.map(lambda _: [c.message.id for c in outbox.claim_due(now)], range(4)))
@@ -170,10 +142,10 @@ def test_a_message_whose_worker_died_goes_behind_the_others(outbox):
     from marketing_site.db.leads import utcnow
 
     now = utcnow()
-    poisoned = _queue(next_attempt_at=now - timedelta(minutes=5))
+    poisoned = queue_outbox_message(next_attempt_at=now - timedelta(minutes=5))
     [claim] = outbox.claim_due(now, limit=1)
     assert claim.message.id == poisoned
-    others = [_queue(next_attempt_at=now + timedelta(seconds=s)) for s in (1, 2, 3)]
+    others = [queue_outbox_message(next_attempt_at=now + timedelta(seconds=s)) for s in (1, 2, 3)]
     after_lease = now + timedelta(seconds=outbox.lease_seconds() + 1)
     order = [c.message.id for c in outbox.claim_due(after_lease)]
     assert order == [*others, poisoned]
@@ -182,13 +154,13 @@ def test_a_message_whose_worker_died_goes_behind_the_others(outbox):
 def test_a_last_attempt_never_reported_ends_failed_with_its_reason(outbox):
     from marketing_site.db.leads import utcnow
 
-    message_id = _queue()
+    message_id = queue_outbox_message()
     now = utcnow()
     for attempt in range(3):  # OUTBOX_MAX_ATTEMPTS: each worker dies mid-attempt
         moment = now + timedelta(seconds=attempt * (outbox.lease_seconds() + 1))
         assert [c.message.id for c in outbox.claim_due(moment)] == [message_id]
     assert outbox.claim_due(now + timedelta(seconds=3 * (outbox.lease_seconds() + 1))) == []
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert (row.status, row.attempts, row.claim_token) == ("failed", 3, None)
     assert "no worker reported" in row.last_error and row.failed_at and row.last_failure_at
 
@@ -203,11 +175,11 @@ def test_sent_is_recorded_with_the_stored_message_id(outbox, sink, monkeypatch):
 
     monkeypatch.setenv("TZ", "America/New_York")  # the server's zone changes nothing in the mail
     time.tzset()
-    message_id = _queue()
-    stored = _row(message_id).message_id
+    message_id = queue_outbox_message()
+    stored = outbox_row(message_id).message_id
     [claim] = outbox.claim_due(utcnow())
     assert _run(outbox.send_one(claim)) == "sent"
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert (row.status, row.claim_token, row.locked_until, row.last_error) == ("sent", None, None, None)
     assert row.sent_at is not None
     [(sender, recipients, _data)] = sink.envelopes
@@ -222,22 +194,22 @@ def test_sent_is_recorded_with_the_stored_message_id(outbox, sink, monkeypatch):
 def test_a_temporary_failure_backs_off_then_fails_at_the_last_attempt(outbox, sink):
     from marketing_site.db.leads import utcnow
 
-    message_id = _queue()
+    message_id = queue_outbox_message()
     sink.reply = "451 4.3.0 Try again later"
     now = utcnow()
     [claim] = outbox.claim_due(now)
     assert _run(outbox.send_one(claim)) == "pending"
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert (row.status, row.attempts, row.claim_token, row.locked_until) == ("pending", 1, None, None)
     assert "451" in row.last_error and row.last_failure_at is not None and row.failed_at is None
     assert _aware(row.next_attempt_at) > utcnow() + timedelta(seconds=10)  # 30 s ± 50 %
     # The retry keeps the Message-ID; at the last attempt the failure is final.
     statuses = []
     for _attempt in (2, 3):
-        [claim] = outbox.claim_due(_aware(_row(message_id).next_attempt_at))
+        [claim] = outbox.claim_due(_aware(outbox_row(message_id).next_attempt_at))
         statuses.append(_run(outbox.send_one(claim)))
     assert statuses == ["pending", "failed"]
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert (row.status, row.attempts) == ("failed", 3) and row.failed_at is not None
     assert sink.envelopes == []
 
@@ -245,11 +217,11 @@ def test_a_temporary_failure_backs_off_then_fails_at_the_last_attempt(outbox, si
 def test_a_permanent_failure_is_failed_at_once(outbox, sink):
     from marketing_site.db.leads import utcnow
 
-    message_id = _queue()
+    message_id = queue_outbox_message()
     sink.reply = "550 5.1.1 Mailbox unavailable"
     [claim] = outbox.claim_due(utcnow())
     assert _run(outbox.send_one(claim)) == "failed"
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert (row.status, row.attempts, row.claim_token) == ("failed", 1, None)
     assert "550" in row.last_error and row.failed_at and row.last_failure_at
 
@@ -272,13 +244,13 @@ def test_a_message_that_cannot_be_composed_fails_with_its_reason_and_the_others_
     from marketing_site.db import new_session
     from marketing_site.db.leads import OutboxMessage
 
-    poisoned = _queue(**poison)
-    healthy = _queue(reply_to="healthy@example.com")
+    poisoned = queue_outbox_message(**poison)
+    healthy = queue_outbox_message(reply_to="healthy@example.com")
     assert _run(outbox.process_due()) == 2
-    row = _row(poisoned)
+    row = outbox_row(poisoned)
     assert (row.status, row.attempts) == ("failed", 1)
     assert row.last_error.startswith("could not compose: ") and row.failed_at and row.last_failure_at
-    assert _row(healthy).status == "sent"
+    assert outbox_row(healthy).status == "sent"
     [(_, _, data)] = sink.envelopes
     assert b"Reply-To: healthy@example.com\r\n" in data and b"X-Injected" not in data
     with new_session() as session:
@@ -290,7 +262,7 @@ def test_a_stale_worker_changes_nothing(outbox, sink, caplog):
     (a timeout, or even a success) change nothing and are logged."""
     from marketing_site.db.leads import utcnow
 
-    message_id = _queue()
+    message_id = queue_outbox_message()
     now = utcnow()
     [stale] = outbox.claim_due(now)
     [fresh] = outbox.claim_due(now + timedelta(seconds=outbox.lease_seconds() + 1))
@@ -301,16 +273,16 @@ def test_a_stale_worker_changes_nothing(outbox, sink, caplog):
             assert outbox._record(stale, status=status, last_error="stale") is False
         sink.reply = "451 4.3.0 Try again later"
         assert _run(outbox.send_one(stale)) == "stale"
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert (row.status, row.attempts, row.last_error, row.claim_token) == ("sent", 2, None, None)
     assert "outlived its claim" in caplog.text
     # And while B still holds it: A's timeout neither frees it nor schedules it again.
-    other = _queue()
+    other = queue_outbox_message()
     now = utcnow()
     [stale] = outbox.claim_due(now)
     [fresh] = outbox.claim_due(now + timedelta(seconds=outbox.lease_seconds() + 1))
     assert outbox._record(stale, status="pending", next_attempt_at=now) is False
-    assert (_row(other).status, _row(other).claim_token) == ("sending", fresh.token)
+    assert (outbox_row(other).status, outbox_row(other).claim_token) == ("sending", fresh.token)
 
 
 # ----------------------------------------------------------------------------- retry and operators
@@ -319,18 +291,20 @@ def test_a_stale_worker_changes_nothing(outbox, sink, caplog):
 def test_retry_takes_failed_waiting_and_stuck_mail_but_not_mail_in_flight_nor_sent(outbox, sink):
     from marketing_site.db.leads import utcnow
 
-    in_flight = _queue()
+    in_flight = queue_outbox_message()
     now = utcnow()
-    failed = _queue(status="failed", attempts=3, last_error="550 refused", failed_at=now, last_failure_at=now)
-    sent = _queue(status="sent", attempts=1, sent_at=now)
+    failed = queue_outbox_message(
+        status="failed", attempts=3, last_error="550 refused", failed_at=now, last_failure_at=now
+    )
+    sent = queue_outbox_message(status="sent", attempts=1, sent_at=now)
     [claim] = outbox.claim_due(now)
     assert claim.message.id == in_flight
-    stuck = _queue(status="sending", attempts=1, claim_token="t", locked_until=now - timedelta(minutes=5))
+    stuck = queue_outbox_message(status="sending", attempts=1, claim_token="t", locked_until=now - timedelta(minutes=5))
     assert outbox.retry([failed, sent, in_flight, stuck], all_failed=False, now=now) == 2
-    assert [_row(i).status for i in (failed, sent, in_flight, stuck)] == ["pending", "sent", "sending", "pending"]
-    assert _row(stuck).claim_token is None
+    assert [outbox_row(i).status for i in (failed, sent, in_flight, stuck)] == ["pending", "sent", "sending", "pending"]
+    assert outbox_row(stuck).claim_token is None
     # The worker that held the stuck one cannot record anything over the retry.
-    assert outbox._record(outbox.Claim(_row(stuck), "t"), status="failed") is False
+    assert outbox._record(outbox.Claim(outbox_row(stuck), "t"), status="failed") is False
     assert outbox.retry([], all_failed=True, now=now) == 0
 
 
@@ -342,21 +316,21 @@ def test_operators_see_stuck_late_retrying_and_failed_mail_with_when_it_last_fai
 
     now = utcnow()
     failed_at = now - timedelta(minutes=3)
-    _queue(status="sent", attempts=1, sent_at=now)
-    failed = _queue(
+    queue_outbox_message(status="sent", attempts=1, sent_at=now)
+    failed = queue_outbox_message(
         status="failed", attempts=1, last_error="550 refused", failed_at=failed_at, last_failure_at=failed_at
     )
-    retrying = _queue(
+    retrying = queue_outbox_message(
         attempts=2,
         last_error="451 later",
         last_failure_at=now - timedelta(minutes=1),
         next_attempt_at=now + timedelta(minutes=1),
     )
-    stuck = _queue(
+    stuck = queue_outbox_message(
         status="sending", attempts=1, claim_token="t", locked_until=now - timedelta(seconds=STUCK_SECONDS + 5)
     )
-    late = _queue(created_at=now - timedelta(seconds=LATE_SECONDS + 60))
-    _queue()  # pending, just queued: needs nobody
+    late = queue_outbox_message(created_at=now - timedelta(seconds=LATE_SECONDS + 60))
+    queue_outbox_message()  # pending, just queued: needs nobody
     report = health_report(now)
     outbox_figures = report["outbox"]
     assert report["status"] == "degraded" and outbox_figures["status"] == "failing"
@@ -392,7 +366,9 @@ def test_a_stuck_message_alone_makes_the_site_degraded(outbox):
     from marketing_site.services.health import STUCK_SECONDS, health_report
 
     now = utcnow()
-    _queue(status="sending", attempts=1, claim_token="t", locked_until=now - timedelta(seconds=STUCK_SECONDS - 5))
+    queue_outbox_message(
+        status="sending", attempts=1, claim_token="t", locked_until=now - timedelta(seconds=STUCK_SECONDS - 5)
+    )
     assert health_report(now)["status"] == "ok"  # its lease just ended: a worker takes it over
     report = health_report(now + timedelta(seconds=10))
     assert (report["status"], report["outbox"]["status"], report["outbox"]["stuck"]) == ("degraded", "stuck", 1)

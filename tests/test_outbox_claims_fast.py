@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from lead_payloads import outbox_row, queue_outbox_message
 from servers import SmtpSink, migrated_sqlite_copy
 
 TIMEOUT_SECONDS = 3  # SMTP_TIMEOUT_SECONDS below
@@ -76,33 +77,7 @@ def _now() -> datetime:
 
 
 def _queue(**overrides) -> int:
-    from marketing_site.db import new_session
-    from marketing_site.db.leads import OutboxMessage
-    from marketing_site.services import mail
-
-    values = {
-        "message_id": mail.new_message_id(),
-        "mail_from": "Nereo <noreply@nereo-wealth.fr>",
-        "mail_to": "leads@nereo-wealth.fr",
-        "reply_to": "visitor@example.com",
-        "subject": "Ebook download - Wealth manager new generation",
-        "body": "Prénom : Hélène\n",
-        "next_attempt_at": _now(),
-        **overrides,
-    }
-    with new_session() as session, session.begin():
-        message = OutboxMessage(**values)
-        session.add(message)
-        session.flush()
-        return message.id
-
-
-def _row(message_id: int):
-    from marketing_site.db import new_session
-    from marketing_site.db.leads import OutboxMessage
-
-    with new_session() as session:
-        return session.get(OutboxMessage, message_id)
+    return queue_outbox_message(**{"next_attempt_at": _now(), **overrides})
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -129,7 +104,7 @@ def test_a_message_being_sent_is_not_claimed_again_inside_its_lease(outbox):
     now = _now()
     [claim] = outbox.claim_due(now)
     lease_end = now + timedelta(seconds=LEASE_SECONDS)
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert (row.status, row.claim_token) == ("sending", claim.token)
     assert _aware(row.locked_until) == _aware(row.next_attempt_at) == lease_end
     for later in (timedelta(milliseconds=1), timedelta(seconds=1), timedelta(seconds=LEASE_SECONDS - 1)):
@@ -148,12 +123,12 @@ def test_each_claim_counts_one_attempt_and_the_last_unreported_one_fails_the_mes
     moment = _now()
     for attempt in range(1, MAX_ATTEMPTS + 1):
         assert _claimed(outbox, moment) == [message_id], attempt
-        row = _row(message_id)
+        row = outbox_row(message_id)
         assert (row.status, row.attempts) == ("sending", attempt)
         moment += timedelta(seconds=LEASE_SECONDS + 1)  # its worker died: the lease runs out
     # The third attempt was never reported either: failed with the reason, never claimed again.
     assert _claimed(outbox, moment) == []
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert (row.status, row.attempts, row.claim_token, row.locked_until) == ("failed", MAX_ATTEMPTS, None, None)
     assert "no worker reported the outcome of attempt 3" in row.last_error
     assert _aware(row.failed_at) == _aware(row.last_failure_at) == moment
@@ -164,13 +139,13 @@ def test_a_message_under_its_last_attempt_is_not_failed_while_the_attempt_runs(o
         status="sending", attempts=MAX_ATTEMPTS, claim_token="live", locked_until=_now() + timedelta(hours=1)
     )
     assert _claimed(outbox, _now()) == []
-    assert (_row(message_id).status, _row(message_id).claim_token) == ("sending", "live")
+    assert (outbox_row(message_id).status, outbox_row(message_id).claim_token) == ("sending", "live")
     # A message with attempts left is claimed again, not failed, once its lease is over.
     other = _queue(
         status="sending", attempts=MAX_ATTEMPTS - 1, claim_token="dead", locked_until=_now() - timedelta(seconds=1)
     )
     assert _claimed(outbox, _now()) == [other]
-    assert (_row(other).status, _row(other).attempts) == ("sending", MAX_ATTEMPTS)
+    assert (outbox_row(other).status, outbox_row(other).attempts) == ("sending", MAX_ATTEMPTS)
 
 
 def test_sent_and_failed_messages_are_never_claimed(outbox):
@@ -189,7 +164,7 @@ def test_a_message_is_due_at_its_next_attempt_not_a_moment_before(outbox):
     assert _claimed(outbox, now + timedelta(seconds=29)) == []
     # The claim's own UPDATE repeats the due test: selected earlier, it is not taken now.
     assert outbox.claim(message_id, now + timedelta(seconds=29)) is None
-    assert (_row(message_id).status, _row(message_id).attempts) == ("pending", 0)
+    assert (outbox_row(message_id).status, outbox_row(message_id).attempts) == ("pending", 0)
     assert _claimed(outbox, now + timedelta(seconds=30)) == [message_id]
 
 
@@ -217,7 +192,7 @@ def test_a_temporary_failure_backs_off_and_the_message_is_not_due_meanwhile(outb
     sink.reply = "451 4.3.0 Try again later"
     [claim] = outbox.claim_due(_now())
     assert _run(outbox.send_one(claim)) == "pending"
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert (row.status, row.attempts, row.claim_token, row.locked_until) == ("pending", 1, None, None)
     assert "451" in row.last_error and row.last_failure_at is not None and row.failed_at is None
     waited = (_aware(row.next_attempt_at) - _aware(row.last_failure_at)).total_seconds()
@@ -226,12 +201,12 @@ def test_a_temporary_failure_backs_off_and_the_message_is_not_due_meanwhile(outb
     # The second attempt backs off about twice as long; the third (the last) fails for good.
     [claim] = outbox.claim_due(_aware(row.next_attempt_at))
     assert _run(outbox.send_one(claim)) == "pending"
-    row = _row(message_id)
+    row = outbox_row(message_id)
     waited = (_aware(row.next_attempt_at) - _aware(row.last_failure_at)).total_seconds()
     assert RETRY_BASE_SECONDS * 2 * 0.5 <= waited <= RETRY_BASE_SECONDS * 2 * 1.5
     [claim] = outbox.claim_due(_aware(row.next_attempt_at))
     assert _run(outbox.send_one(claim)) == "failed"
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert (row.status, row.attempts, row.claim_token) == ("failed", MAX_ATTEMPTS, None)
     assert row.failed_at is not None and sink.envelopes == []
 
@@ -241,11 +216,13 @@ def test_a_permanent_refusal_fails_at_once_and_a_success_is_sent_once(outbox, si
     sink.reply = "550 5.1.1 Mailbox unavailable"
     [claim] = outbox.claim_due(_now(), limit=1)
     assert claim.message.id == refused and _run(outbox.send_one(claim)) == "failed"
-    assert (_row(refused).status, _row(refused).attempts) == ("failed", 1) and "550" in _row(refused).last_error
+    assert (outbox_row(refused).status, outbox_row(refused).attempts) == ("failed", 1) and "550" in outbox_row(
+        refused
+    ).last_error
     sink.reply = None
     [claim] = outbox.claim_due(_now())
     assert claim.message.id == accepted and _run(outbox.send_one(claim)) == "sent"
-    row = _row(accepted)
+    row = outbox_row(accepted)
     assert (row.status, row.claim_token, row.locked_until, row.last_error) == ("sent", None, None, None)
     assert row.sent_at is not None and len(sink.envelopes) == 1 and sink.messages[0]["Message-ID"] == row.message_id
     assert _claimed(outbox, _now() + timedelta(days=1)) == []
@@ -262,16 +239,16 @@ def test_a_stale_workers_results_change_nothing(outbox, sink):
     [stale] = outbox.claim_due(now)
     [fresh] = outbox.claim_due(now + timedelta(seconds=LEASE_SECONDS + 1))
     assert fresh.message.id == stale.message.id == message_id and fresh.token != stale.token
-    before = _row(message_id)
+    before = outbox_row(message_id)
     for status in ("sent", "pending", "failed"):
         assert outbox._record(stale, status=status, last_error="stale") is False
     assert _run(outbox.send_one(stale)) == "stale"  # A's late delivery is not recorded
-    after = _row(message_id)
+    after = outbox_row(message_id)
     assert (after.status, after.claim_token, after.attempts, after.last_error) == ("sending", fresh.token, 2, None)
     assert after.locked_until == before.locked_until and after.next_attempt_at == before.next_attempt_at
     # B's own result is recorded.
     assert _run(outbox.send_one(fresh)) == "sent"
-    assert (_row(message_id).status, _row(message_id).claim_token) == ("sent", None)
+    assert (outbox_row(message_id).status, outbox_row(message_id).claim_token) == ("sent", None)
 
 
 def test_a_retried_message_fences_out_its_old_claim(outbox):
@@ -280,13 +257,13 @@ def test_a_retried_message_fences_out_its_old_claim(outbox):
     [claim] = outbox.claim_due(now)
     # Stuck past its lease: an operator puts it back in the queue; the old token goes.
     assert outbox.retry([message_id], all_failed=False, now=now + timedelta(seconds=LEASE_SECONDS + 1)) == 1
-    assert (_row(message_id).status, _row(message_id).claim_token) == ("pending", None)
+    assert (outbox_row(message_id).status, outbox_row(message_id).claim_token) == ("pending", None)
     assert outbox._record(claim, status="failed", last_error="late") is False
-    assert _row(message_id).status == "pending"
+    assert outbox_row(message_id).status == "pending"
     # In flight under a live claim, it is left to its worker.
     [live] = outbox.claim_due(now + timedelta(seconds=LEASE_SECONDS + 2))
     assert outbox.retry([message_id], all_failed=False, now=now + timedelta(seconds=LEASE_SECONDS + 3)) == 0
-    assert _row(message_id).claim_token == live.token
+    assert outbox_row(message_id).claim_token == live.token
 
 
 def test_retry_of_every_failed_message_takes_failed_ones_only(outbox):
@@ -298,8 +275,13 @@ def test_retry_of_every_failed_message_takes_failed_ones_only(outbox):
     [claim] = outbox.claim_due(now)
     assert claim.message.id == in_flight
     assert outbox.retry([], all_failed=True, now=now) == 1
-    assert [_row(i).status for i in (failed, sent, waiting, in_flight)] == ["pending", "sent", "pending", "sending"]
-    assert _aware(_row(failed).next_attempt_at) == now and _aware(_row(waiting).next_attempt_at) > now
+    assert [outbox_row(i).status for i in (failed, sent, waiting, in_flight)] == [
+        "pending",
+        "sent",
+        "pending",
+        "sending",
+    ]
+    assert _aware(outbox_row(failed).next_attempt_at) == now and _aware(outbox_row(waiting).next_attempt_at) > now
     # A sent message chosen by id is never sent again.
     assert outbox.retry([sent], all_failed=False, now=now) == 0
 
@@ -310,10 +292,10 @@ def test_a_message_that_cannot_be_composed_stops_no_other(outbox, sink):
     poisoned = _queue(mail_to="not an address", next_attempt_at=_now() - timedelta(seconds=5))
     healthy = _queue(reply_to="healthy@example.com")
     assert _run(outbox.process_due()) == 2
-    row = _row(poisoned)
+    row = outbox_row(poisoned)
     assert (row.status, row.attempts, row.claim_token) == ("failed", 1, None)
     assert row.last_error.startswith("could not compose: ") and row.failed_at is not None
-    assert _row(healthy).status == "sent" and len(sink.envelopes) == 1
+    assert outbox_row(healthy).status == "sent" and len(sink.envelopes) == 1
 
 
 def test_retry_by_id_puts_failed_and_waiting_mail_back_due_now_without_a_claim(outbox):
@@ -323,7 +305,7 @@ def test_retry_by_id_puts_failed_and_waiting_mail_back_due_now_without_a_claim(o
     stuck = _queue(status="sending", attempts=1, claim_token="t", locked_until=now - timedelta(seconds=1))
     assert outbox.retry([failed, waiting, stuck], all_failed=False, now=now) == 3
     for message_id in (failed, waiting, stuck):
-        row = _row(message_id)
+        row = outbox_row(message_id)
         assert (row.status, row.claim_token, row.locked_until) == ("pending", None, None)
         assert _aware(row.next_attempt_at) == now
     assert sorted(_claimed(outbox, now)) == sorted([failed, waiting, stuck])
@@ -343,7 +325,7 @@ def test_a_5xx_answer_fails_for_good_and_a_4xx_one_is_retried(outbox, sink, repl
     sink.reply = reply
     [claim] = outbox.claim_due(_now())
     assert _run(outbox.send_one(claim)) == status
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert row.status == status and reply[:3] in row.last_error and row.last_failure_at is not None
     assert (row.failed_at is not None) == (status == "failed") and row.claim_token is None
 
@@ -358,7 +340,7 @@ def test_a_refused_connection_is_retried_with_its_reason(outbox, monkeypatch):
     message_id = _queue()
     [claim] = outbox.claim_due(_now())
     assert _run(outbox.send_one(claim)) == "pending"
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert row.status == "pending" and "Error" in row.last_error and row.last_failure_at is not None
 
 
@@ -372,7 +354,7 @@ def test_without_smtp_the_mail_is_written_to_the_sink_folder(outbox, monkeypatch
     message_id = _queue()
     [claim] = outbox.claim_due(_now())
     assert _run(outbox.send_one(claim)) == "sent"
-    stored = _row(message_id).message_id
+    stored = outbox_row(message_id).message_id
     [written] = (tmp_path / "not" / "yet" / "there").iterdir()
     assert written.name == f"{stored[1:-1]}.eml"
     assert f"Message-ID: {stored}".encode() in written.read_bytes()
@@ -392,7 +374,7 @@ def test_a_message_that_cannot_be_composed_is_failed_by_its_own_claim_only(outbo
     [stale] = outbox.claim_due(now)
     [fresh] = outbox.claim_due(now + timedelta(seconds=LEASE_SECONDS + 1))
     assert _run(outbox.send_one(stale)) == "stale"
-    assert (_row(message_id).status, _row(message_id).claim_token) == ("sending", fresh.token)
+    assert (outbox_row(message_id).status, outbox_row(message_id).claim_token) == ("sending", fresh.token)
     assert _run(outbox.send_one(fresh)) == "failed"
-    row = _row(message_id)
+    row = outbox_row(message_id)
     assert row.status == "failed" and row.failed_at is not None and row.last_failure_at is not None
