@@ -22,7 +22,7 @@ import json
 import time
 
 import pytest
-from lead_payloads import lead_payload
+from lead_payloads import UNBOUNDED_INTAKE, lead_payload
 from sqlalchemy import String, func, or_, select
 
 SUBJECT = "Camille.Durand@Example.test"
@@ -54,14 +54,7 @@ def people(service, monkeypatch):
     from marketing_site.db.leads import Lead, OutboxMessage
     from marketing_site.services import booking, mail, sessions
 
-    for name, value in {
-        "BOOKING_TIMEZONE": "Europe/Paris",
-        "BOOKING_WORKING_DAYS": "1,2,3,4,5,6,7",
-        "BOOKING_WORKING_HOURS": "00:00-24:00",
-        "BOOKING_MIN_NOTICE_MINUTES": "60",
-        "BOOKING_HOLIDAYS": "",
-        "BOOKING_BUSY_ICS_URL": "",
-    }.items():
+    for name, value in UNBOUNDED_INTAKE.items():
         monkeypatch.setenv(name, value)
     settings.get_settings.cache_clear()
     for cached in (booking._limiter, booking._budgets):

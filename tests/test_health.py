@@ -5,16 +5,14 @@ application server's name are not shown to visitors."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import socket
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
 import httpx2
 from lead_payloads import lead_payload
-from servers import ROOT, SiteServer, SmtpSink, free_port
+from servers import ROOT, SiteServer, SmtpSink, free_port, run_in_own_loop
 
 HEALTH = "/api/v1/health"
 LIVE = "/api/v1/health/live"
@@ -114,12 +112,6 @@ def test_redis_out_is_degraded_not_down(service, monkeypatch):
 # ----------------------------------------------------------------------------- operators' figures
 
 
-def _run(coroutine):
-    # In a thread of its own: Playwright's sync API keeps an event loop running in this one.
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
-
-
 def test_degraded_means_mail_failed_in_the_last_hours_not_ever(service, monkeypatch):
     from marketing_site import settings
     from marketing_site.db.leads import utcnow
@@ -134,15 +126,15 @@ def test_degraded_means_mail_failed_in_the_last_hours_not_ever(service, monkeypa
     settings.get_settings.cache_clear()
     try:
         service.submit_lead(lead_payload(email="sent@example.com"), "10.4.0.1")
-        _run(mail.process_due())
+        run_in_own_loop(mail.process_due())
         assert health_report()["status"] == "ok"
         # A permanent refusal, then a temporary one on the last attempt: both failed for good.
         sink.reply = "550 5.1.1 Mailbox unavailable"
         service.submit_lead(lead_payload(email="refused@example.com"), "10.4.0.1")
-        _run(mail.process_due())
+        run_in_own_loop(mail.process_due())
         sink.reply = "451 4.3.0 Try again later"
         service.submit_lead(lead_payload(email="late@example.com"), "10.4.0.1")
-        _run(mail.process_due())
+        run_in_own_loop(mail.process_due())
     finally:
         sink.stop()
     now = utcnow()

@@ -5,7 +5,6 @@ reported, retry; and what operators see of messages stuck or failing (health, co
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import email
 import logging
@@ -26,16 +25,11 @@ from servers import (
     drop_test_database,
     migrated_postgresql_copy,
     migrated_sqlite_copy,
+    run_in_own_loop,
 )
 
 # As every test site: PostgreSQL when TEST_DATABASE_URL is set (the engines lane), else SQLite.
 ENGINE = "postgresql" if os.environ.get("TEST_DATABASE_URL") else "sqlite"
-
-
-def _run(coroutine):
-    # In a thread of its own: Playwright's sync API may own this thread's event loop.
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +172,7 @@ def test_sent_is_recorded_with_the_stored_message_id(outbox, sink, monkeypatch):
     message_id = queue_outbox_message()
     stored = outbox_row(message_id).message_id
     [claim] = outbox.claim_due(utcnow())
-    assert _run(outbox.send_one(claim)) == "sent"
+    assert run_in_own_loop(outbox.send_one(claim)) == "sent"
     row = outbox_row(message_id)
     assert (row.status, row.claim_token, row.locked_until, row.last_error) == ("sent", None, None, None)
     assert row.sent_at is not None
@@ -198,7 +192,7 @@ def test_a_temporary_failure_backs_off_then_fails_at_the_last_attempt(outbox, si
     sink.reply = "451 4.3.0 Try again later"
     now = utcnow()
     [claim] = outbox.claim_due(now)
-    assert _run(outbox.send_one(claim)) == "pending"
+    assert run_in_own_loop(outbox.send_one(claim)) == "pending"
     row = outbox_row(message_id)
     assert (row.status, row.attempts, row.claim_token, row.locked_until) == ("pending", 1, None, None)
     assert "451" in row.last_error and row.last_failure_at is not None and row.failed_at is None
@@ -207,7 +201,7 @@ def test_a_temporary_failure_backs_off_then_fails_at_the_last_attempt(outbox, si
     statuses = []
     for _attempt in (2, 3):
         [claim] = outbox.claim_due(_aware(outbox_row(message_id).next_attempt_at))
-        statuses.append(_run(outbox.send_one(claim)))
+        statuses.append(run_in_own_loop(outbox.send_one(claim)))
     assert statuses == ["pending", "failed"]
     row = outbox_row(message_id)
     assert (row.status, row.attempts) == ("failed", 3) and row.failed_at is not None
@@ -220,7 +214,7 @@ def test_a_permanent_failure_is_failed_at_once(outbox, sink):
     message_id = queue_outbox_message()
     sink.reply = "550 5.1.1 Mailbox unavailable"
     [claim] = outbox.claim_due(utcnow())
-    assert _run(outbox.send_one(claim)) == "failed"
+    assert run_in_own_loop(outbox.send_one(claim)) == "failed"
     row = outbox_row(message_id)
     assert (row.status, row.attempts, row.claim_token) == ("failed", 1, None)
     assert "550" in row.last_error and row.failed_at and row.last_failure_at
@@ -246,7 +240,7 @@ def test_a_message_that_cannot_be_composed_fails_with_its_reason_and_the_others_
 
     poisoned = queue_outbox_message(**poison)
     healthy = queue_outbox_message(reply_to="healthy@example.com")
-    assert _run(outbox.process_due()) == 2
+    assert run_in_own_loop(outbox.process_due()) == 2
     row = outbox_row(poisoned)
     assert (row.status, row.attempts) == ("failed", 1)
     assert row.last_error.startswith("could not compose: ") and row.failed_at and row.last_failure_at
@@ -267,12 +261,12 @@ def test_a_stale_worker_changes_nothing(outbox, sink, caplog):
     [stale] = outbox.claim_due(now)
     [fresh] = outbox.claim_due(now + timedelta(seconds=outbox.lease_seconds() + 1))
     assert fresh.message.id == stale.message.id == message_id and fresh.token != stale.token
-    assert _run(outbox.send_one(fresh)) == "sent"
+    assert run_in_own_loop(outbox.send_one(fresh)) == "sent"
     with caplog.at_level(logging.WARNING, logger="marketing_site.mail"):
         for status in ("pending", "failed", "sent"):
             assert outbox._record(stale, status=status, last_error="stale") is False
         sink.reply = "451 4.3.0 Try again later"
-        assert _run(outbox.send_one(stale)) == "stale"
+        assert run_in_own_loop(outbox.send_one(stale)) == "stale"
     row = outbox_row(message_id)
     assert (row.status, row.attempts, row.last_error, row.claim_token) == ("sent", 2, None, None)
     assert "outlived its claim" in caplog.text
@@ -500,7 +494,7 @@ def test_every_value_the_validators_accept_reaches_the_smtp_server_as_the_intend
             uuid.uuid4().hex,
         )
         assert (bystander.status, lead.status, booked.status) == ("accepted", "accepted", "booked"), booked.errors
-        while _run(outbox.process_due()):
+        while run_in_own_loop(outbox.process_due()):
             pass
         with new_session() as session:
             rows = session.exec(
@@ -575,7 +569,7 @@ def test_erasing_the_next_person_who_gets_a_reused_booking_id_works_and_no_messa
     # No id comes back any more (SQLite AUTOINCREMENT since migration 0015; PostgreSQL's sequences):
     # the erasure notice's Message-ID is random regardless (tests/test_identity.py has the rest).
     assert booking_ids[0] != booking_ids[1]
-    while _run(outbox.process_due()):
+    while run_in_own_loop(outbox.process_due()):
         pass
     with new_session() as session:
         notices = session.exec(select(OutboxMessage)).all()

@@ -15,25 +15,17 @@ tests/test_outbox.py checks the same transitions on PostgreSQL too, but needs th
 
 from __future__ import annotations
 
-import asyncio
 import random
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from lead_payloads import outbox_row, queue_outbox_message
-from servers import SmtpSink, migrated_sqlite_copy
+from servers import SmtpSink, migrated_sqlite_copy, run_in_own_loop
 
 TIMEOUT_SECONDS = 3  # SMTP_TIMEOUT_SECONDS below
 LEASE_SECONDS = TIMEOUT_SECONDS * 2 + 10  # one attempt's deadline, and 10 s to record its result
 MAX_ATTEMPTS = 3
 RETRY_BASE_SECONDS = 120  # its back-off, 60-180 s, never the 16 s lease
-
-
-def _run(coroutine):
-    # In a thread of its own: another test's event loop may own this thread.
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture(scope="module")
@@ -191,7 +183,7 @@ def test_a_temporary_failure_backs_off_and_the_message_is_not_due_meanwhile(outb
     message_id = _queue()
     sink.reply = "451 4.3.0 Try again later"
     [claim] = outbox.claim_due(_now())
-    assert _run(outbox.send_one(claim)) == "pending"
+    assert run_in_own_loop(outbox.send_one(claim)) == "pending"
     row = outbox_row(message_id)
     assert (row.status, row.attempts, row.claim_token, row.locked_until) == ("pending", 1, None, None)
     assert "451" in row.last_error and row.last_failure_at is not None and row.failed_at is None
@@ -200,12 +192,12 @@ def test_a_temporary_failure_backs_off_and_the_message_is_not_due_meanwhile(outb
     assert _claimed(outbox, _aware(row.next_attempt_at) - timedelta(seconds=1)) == []
     # The second attempt backs off about twice as long; the third (the last) fails for good.
     [claim] = outbox.claim_due(_aware(row.next_attempt_at))
-    assert _run(outbox.send_one(claim)) == "pending"
+    assert run_in_own_loop(outbox.send_one(claim)) == "pending"
     row = outbox_row(message_id)
     waited = (_aware(row.next_attempt_at) - _aware(row.last_failure_at)).total_seconds()
     assert RETRY_BASE_SECONDS * 2 * 0.5 <= waited <= RETRY_BASE_SECONDS * 2 * 1.5
     [claim] = outbox.claim_due(_aware(row.next_attempt_at))
-    assert _run(outbox.send_one(claim)) == "failed"
+    assert run_in_own_loop(outbox.send_one(claim)) == "failed"
     row = outbox_row(message_id)
     assert (row.status, row.attempts, row.claim_token) == ("failed", MAX_ATTEMPTS, None)
     assert row.failed_at is not None and sink.envelopes == []
@@ -215,13 +207,13 @@ def test_a_permanent_refusal_fails_at_once_and_a_success_is_sent_once(outbox, si
     refused, accepted = _queue(), _queue(reply_to="other@example.com")
     sink.reply = "550 5.1.1 Mailbox unavailable"
     [claim] = outbox.claim_due(_now(), limit=1)
-    assert claim.message.id == refused and _run(outbox.send_one(claim)) == "failed"
+    assert claim.message.id == refused and run_in_own_loop(outbox.send_one(claim)) == "failed"
     assert (outbox_row(refused).status, outbox_row(refused).attempts) == ("failed", 1) and "550" in outbox_row(
         refused
     ).last_error
     sink.reply = None
     [claim] = outbox.claim_due(_now())
-    assert claim.message.id == accepted and _run(outbox.send_one(claim)) == "sent"
+    assert claim.message.id == accepted and run_in_own_loop(outbox.send_one(claim)) == "sent"
     row = outbox_row(accepted)
     assert (row.status, row.claim_token, row.locked_until, row.last_error) == ("sent", None, None, None)
     assert row.sent_at is not None and len(sink.envelopes) == 1 and sink.messages[0]["Message-ID"] == row.message_id
@@ -242,12 +234,12 @@ def test_a_stale_workers_results_change_nothing(outbox, sink):
     before = outbox_row(message_id)
     for status in ("sent", "pending", "failed"):
         assert outbox._record(stale, status=status, last_error="stale") is False
-    assert _run(outbox.send_one(stale)) == "stale"  # A's late delivery is not recorded
+    assert run_in_own_loop(outbox.send_one(stale)) == "stale"  # A's late delivery is not recorded
     after = outbox_row(message_id)
     assert (after.status, after.claim_token, after.attempts, after.last_error) == ("sending", fresh.token, 2, None)
     assert after.locked_until == before.locked_until and after.next_attempt_at == before.next_attempt_at
     # B's own result is recorded.
-    assert _run(outbox.send_one(fresh)) == "sent"
+    assert run_in_own_loop(outbox.send_one(fresh)) == "sent"
     assert (outbox_row(message_id).status, outbox_row(message_id).claim_token) == ("sent", None)
 
 
@@ -291,7 +283,7 @@ def test_a_message_that_cannot_be_composed_stops_no_other(outbox, sink):
     behind it is sent in the same pass."""
     poisoned = _queue(mail_to="not an address", next_attempt_at=_now() - timedelta(seconds=5))
     healthy = _queue(reply_to="healthy@example.com")
-    assert _run(outbox.process_due()) == 2
+    assert run_in_own_loop(outbox.process_due()) == 2
     row = outbox_row(poisoned)
     assert (row.status, row.attempts, row.claim_token) == ("failed", 1, None)
     assert row.last_error.startswith("could not compose: ") and row.failed_at is not None
@@ -324,7 +316,7 @@ def test_a_5xx_answer_fails_for_good_and_a_4xx_one_is_retried(outbox, sink, repl
     message_id = _queue()
     sink.reply = reply
     [claim] = outbox.claim_due(_now())
-    assert _run(outbox.send_one(claim)) == status
+    assert run_in_own_loop(outbox.send_one(claim)) == status
     row = outbox_row(message_id)
     assert row.status == status and reply[:3] in row.last_error and row.last_failure_at is not None
     assert (row.failed_at is not None) == (status == "failed") and row.claim_token is None
@@ -339,7 +331,7 @@ def test_a_refused_connection_is_retried_with_its_reason(outbox, monkeypatch):
     settings.get_settings.cache_clear()
     message_id = _queue()
     [claim] = outbox.claim_due(_now())
-    assert _run(outbox.send_one(claim)) == "pending"
+    assert run_in_own_loop(outbox.send_one(claim)) == "pending"
     row = outbox_row(message_id)
     assert row.status == "pending" and "Error" in row.last_error and row.last_failure_at is not None
 
@@ -353,7 +345,7 @@ def test_without_smtp_the_mail_is_written_to_the_sink_folder(outbox, monkeypatch
     settings.get_settings.cache_clear()
     message_id = _queue()
     [claim] = outbox.claim_due(_now())
-    assert _run(outbox.send_one(claim)) == "sent"
+    assert run_in_own_loop(outbox.send_one(claim)) == "sent"
     stored = outbox_row(message_id).message_id
     [written] = (tmp_path / "not" / "yet" / "there").iterdir()
     assert written.name == f"{stored[1:-1]}.eml"
@@ -364,7 +356,7 @@ def test_one_pass_sends_at_most_a_batch(outbox, sink):
     """A pass ends after BATCH messages (the worker then looks again), however many are due."""
     for _ in range(outbox.BATCH + 1):
         _queue(next_attempt_at=_now() - timedelta(seconds=1))
-    assert _run(outbox.process_due()) == outbox.BATCH
+    assert run_in_own_loop(outbox.process_due()) == outbox.BATCH
     assert len(sink.envelopes) == outbox.BATCH
 
 
@@ -373,8 +365,8 @@ def test_a_message_that_cannot_be_composed_is_failed_by_its_own_claim_only(outbo
     now = _now()
     [stale] = outbox.claim_due(now)
     [fresh] = outbox.claim_due(now + timedelta(seconds=LEASE_SECONDS + 1))
-    assert _run(outbox.send_one(stale)) == "stale"
+    assert run_in_own_loop(outbox.send_one(stale)) == "stale"
     assert (outbox_row(message_id).status, outbox_row(message_id).claim_token) == ("sending", fresh.token)
-    assert _run(outbox.send_one(fresh)) == "failed"
+    assert run_in_own_loop(outbox.send_one(fresh)) == "failed"
     row = outbox_row(message_id)
     assert row.status == "failed" and row.failed_at is not None and row.last_failure_at is not None
