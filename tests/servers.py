@@ -179,6 +179,22 @@ def run_in_own_loop(coroutine: Any) -> Any:
         return pool.submit(asyncio.run, coroutine).result()
 
 
+def wait_until_answering(proc: subprocess.Popen, url: str, what: str, log: object, timeout: float) -> None:
+    """Until a GET of `url` answers 200; a RuntimeError naming `log` if `proc` exits first, or
+    after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}; see {log}")
+        try:
+            if httpx2.get(url, timeout=2).status_code == 200:
+                return
+        except httpx2.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{what} did not come up")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -409,17 +425,8 @@ class SiteServer:
             start_new_session=True,
         )
         log.close()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the site exited with {self.proc.returncode}; see {log.name}")
-            try:
-                if httpx2.get(self.url + "/api/v1/health/live", timeout=2).status_code == 200:
-                    return self
-            except httpx2.HTTPError:
-                pass
-            time.sleep(0.3)
-        raise RuntimeError("the site did not come up")
+        wait_until_answering(self.proc, self.url + "/api/v1/health/live", "the site", log.name, timeout)
+        return self
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.proc is None:
@@ -687,18 +694,14 @@ class CertifiedProvider:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"oidc-provider exited with {self.proc.returncode}; see {self.log}")
-            try:
-                if httpx2.get(self.issuer + "/.well-known/openid-configuration", timeout=1).status_code == 200:
-                    return self
-            except httpx2.HTTPError:
-                pass
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("oidc-provider did not come up")
+        try:
+            wait_until_answering(
+                self.proc, self.issuer + "/.well-known/openid-configuration", "oidc-provider", self.log, timeout
+            )
+        except RuntimeError:
+            self.stop()
+            raise
+        return self
 
     def requests(self, path: str | None = None) -> list[str]:
         lines = self.said(("GET ", "POST "))
@@ -804,18 +807,14 @@ class DotProvider:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"django-oauth-toolkit exited with {self.proc.returncode}; see {self.log}")
-            try:
-                if httpx2.get(self.issuer + "/.well-known/openid-configuration", timeout=1).status_code == 200:
-                    return self
-            except httpx2.HTTPError:
-                pass
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("django-oauth-toolkit did not come up")
+        try:
+            wait_until_answering(
+                self.proc, self.issuer + "/.well-known/openid-configuration", "django-oauth-toolkit", self.log, timeout
+            )
+        except RuntimeError:
+            self.stop()
+            raise
+        return self
 
     def restart(self, **knobs: str) -> DotProvider:
         """The same provider (database, key, sessions) with these knobs; nothing if unchanged."""

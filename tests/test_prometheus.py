@@ -26,7 +26,7 @@ import pytest
 from lead_payloads import lead_payload
 from prometheus_client import CollectorRegistry
 from prometheus_client.multiprocess import MultiProcessCollector
-from servers import ARTIFACTS, METRICS_TOKEN, ROOT, SiteServer, SmtpSink, free_port
+from servers import ARTIFACTS, METRICS_TOKEN, ROOT, SiteServer, SmtpSink, free_port, wait_until_answering
 
 CONFIG = ROOT / "deploy" / "prometheus" / "prometheus.yml"
 DASHBOARD = ROOT / "deploy" / "grafana" / "site-dashboard.json"
@@ -76,17 +76,8 @@ class Prometheus:
             start_new_session=True,
         )
         log.close()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"prometheus exited with {self.proc.returncode}; see {log.name}")
-            try:
-                if httpx2.get(self.url + "/-/ready", timeout=2).status_code == 200:
-                    return self
-            except httpx2.HTTPError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError("prometheus did not come up")
+        wait_until_answering(self.proc, self.url + "/-/ready", "prometheus", log.name, timeout)
+        return self
 
     def stop(self) -> None:
         if self.proc is not None:
