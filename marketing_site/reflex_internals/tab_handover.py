@@ -87,6 +87,12 @@ class HandoverTokenManager(RedisTokenManager):
         self._ensure_heartbeat()
         try:
             if await self.redis.exists(self._get_redis_key(token)) and await self._held_by_the_gone(token):
+                # A local entry of ours for a socket that is gone goes first: Reflex's watcher
+                # stores a deleted record again while its own entry names it (a live socket, it
+                # assumes), and the link below would then see a duplicate.
+                local = self.token_to_socket.get(token)
+                if local is not None and self.sid_to_token.get(local.sid) != token:
+                    del self.token_to_socket[token]
                 # Reflex then links the token as one nobody holds: same token, same state.
                 await self.redis.delete(self._get_redis_key(token))
                 log.info("tab handover: a tab of a stopped worker reconnected here with its state")
