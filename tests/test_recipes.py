@@ -110,7 +110,7 @@ RENDER = """
 
     def render(page, lang):
         # The page in its layout as Reflex compiles it (JavaScript: non-ASCII text \\u-escaped);
-        # its body from `marketing_site.pages.<key>`, as the app finds it (marketing_site._MODULES).
+        # its body from `marketing_site.pages.<key>`, as the app finds it (page_table.page_module).
         body = importlib.import_module(f"marketing_site.pages.{page.key}").page
         return str(site_layout(page.path(lang), body(lang)))
 """

@@ -21,7 +21,6 @@ and typographic apostrophes to English ones.
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from markdown_it.token import Token
 
 from marketing_site import routes
 from marketing_site.brand import BRAND_NAME, LEGAL_NAME
+from marketing_site.content.sources import content_cache, note_read
 
 CONTENT = Path(__file__).resolve().parent
 # Every language of the site has its documents (a new language's are its copy of the English
@@ -139,10 +139,12 @@ def parse_document(source: str, path: Path) -> dict[str, Any]:
     return document
 
 
-@cache
+@content_cache
 def documents_in(lang: str) -> dict[str, dict]:
     """The five documents in `lang`, by key."""
     folder = CONTENT / lang / "documents"
+    for key in KEYS:
+        note_read(folder / f"{key}.md")
     return {key: parse_document((folder / f"{key}.md").read_text("utf-8"), folder / f"{key}.md") for key in KEYS}
 
 
@@ -151,10 +153,11 @@ def document_for(key: str, lang: str) -> dict:
     return documents_in(lang)[key]
 
 
-@cache
+@content_cache
 def layout_words(lang: str) -> dict[str, str]:
     """The words the PDF layout adds around a document's text: cover tagline, contents heading,
     and the PDF's language tag."""
+    note_read(CONTENT / lang / "documents" / "pdf_layout.yaml")
     words = yaml.safe_load((CONTENT / lang / "documents" / "pdf_layout.yaml").read_text("utf-8"))
     return {key: _facts(value) for key, value in words.items()}
 

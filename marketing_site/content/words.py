@@ -15,7 +15,6 @@ lists in its `_plain` (attribute values, mail subjects) stay as written.
 
 from __future__ import annotations
 
-import functools
 import pathlib
 import re
 from collections.abc import Callable, Collection, Mapping
@@ -27,6 +26,7 @@ from markdown_it.token import Token
 
 from marketing_site import brand
 from marketing_site.content import demo
+from marketing_site.content.sources import ContentError, content_cache, line_of, note_fallback, note_read
 
 CONTENT_DIR = pathlib.Path(__file__).parent
 DEFAULT_LANG = "fr"
@@ -75,15 +75,33 @@ def languages() -> list[str]:
     return [DEFAULT_LANG, *[lang for lang in found if lang != DEFAULT_LANG]]
 
 
-@functools.cache
+@content_cache
 def _yaml_file(lang: str, name: str) -> dict | None:
     path = CONTENT_DIR / lang / f"{name}.yaml"
+    note_read(path)
     if not path.is_file():
         return None
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    source = path.read_text(encoding="utf-8")
+    try:
+        data = yaml.safe_load(source) or {}
+    except yaml.YAMLError as error:
+        raise _yaml_error(path, error) from None
     if not isinstance(data, dict):
-        raise TypeError(f"{path}: expected a mapping of keys to words")
+        raise ContentError(path, "expected a mapping of keys to words", line=1, hint="Start the file with `key: words`")
     return _fill_tree(data, lang, path)
+
+
+def _yaml_error(path: pathlib.Path, error: yaml.YAMLError) -> ContentError:
+    """The YAML parser's complaint, with its line, in a maintainer's words."""
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    problem = getattr(error, "problem", None) or str(error)
+    return ContentError(
+        path,
+        f"this is not valid YAML ({problem})",
+        line=mark.line + 1 if mark is not None else None,
+        hint="Check the indentation, and put quotes around words that hold a colon followed by a space, "
+        "or start with a quote, `*`, `&`, `!`, `%` or `@`",
+    )
 
 
 def _fill_tree(value: Any, lang: str, path: pathlib.Path) -> Any:
@@ -107,7 +125,18 @@ def _placeholder(name: str, lang: str, path: pathlib.Path) -> str:
             value = _lookup(_yaml_file(source, file), keys)
             if isinstance(value, str):
                 return value
-    raise ValueError(f"{path}: unknown placeholder {{{{{name}}}}}")
+    raise _unknown_placeholder(path, name)
+
+
+def _unknown_placeholder(path: pathlib.Path, name: str) -> ContentError:
+    source = path.read_text(encoding="utf-8") if path.is_file() else ""
+    return ContentError(
+        path,
+        f"unknown placeholder {{{{{name}}}}}",
+        line=line_of(source, "{{" + name) or line_of(source, name),
+        hint=f"Use a fact ({', '.join(f'{{{{{fact}}}}}' for fact in FACTS)}) or another file's words "
+        "as {{file.key}} (for example {{common.request_demo}})",
+    )
 
 
 def _without_plain(value: Any) -> Any:
@@ -119,7 +148,7 @@ def _fill(text: str, values: Mapping[str, str], path: pathlib.Path) -> str:
 
     def placeholder(m: re.Match) -> str:
         if m.group(1) not in values:
-            raise ValueError(f"{path}: unknown placeholder {m.group(0)}")
+            raise _unknown_placeholder(path, m.group(1))
         return values[m.group(1)]
 
     return _PLACEHOLDER.sub(placeholder, text)
@@ -150,6 +179,8 @@ def words(lang: str, key: str, fallback: str = DEFAULT_LANG) -> Any:
             continue
         value = _lookup(data, path)
         if value is not _MISSING:
+            if source != lang:
+                note_fallback(lang, key, source)
             plain = set(data.get("_plain", ()))
             if plain & set(path):  # asked for a value under a plain key
                 return _without_plain(value)
@@ -253,12 +284,16 @@ def _table(tokens: list[Token], start: int, caption: str) -> tuple[dict, int]:
     return {"table": {"caption": caption, "columns": header, "rows": rows}}, i
 
 
-def _blocks(tokens: list[Token], front: dict) -> list[dict]:
-    """Sections (## headings, with `{#anchor}`) and their blocks, in the renderer's structure."""
+def _blocks(tokens: list[Token], front: dict, where: list[int] | None = None) -> list[dict]:
+    """Sections (## headings, with `{#anchor}`) and their blocks, in the renderer's structure.
+
+    `where` receives the 0-based line (in the body) of the block being read, for the error."""
     sections: list[dict] = []
     i = 0
     while i < len(tokens):
         tok = tokens[i]
+        if where is not None and tok.map:
+            where[:] = [tok.map[0]]
         if tok.type == "heading_open":
             text = _plain_text(tokens[i + 1].children or [])
             if tok.tag == "h2":
@@ -300,17 +335,33 @@ def _blocks(tokens: list[Token], front: dict) -> list[dict]:
     return sections
 
 
-@functools.cache
+@content_cache
 def _document(lang: str, name: str, values: tuple[tuple[str, str], ...]) -> dict:
     path = CONTENT_DIR / lang / f"{name}.md"
+    note_read(path)
     source = path.read_text(encoding="utf-8")
     match = _FRONT_MATTER.match(source)
     if not match:
-        raise ValueError(f"{path}: a document starts with a front matter between '---' lines")
+        raise ContentError(
+            path,
+            "a document starts with a front matter between '---' lines",
+            line=1,
+            hint="Add `---`, `title: …`, `---`",
+        )
     fill = {**FACTS, **dict(values)}
-    front = yaml.safe_load(_fill(match.group(1), fill, path)) or {}
+    try:
+        front = yaml.safe_load(_fill(match.group(1), fill, path)) or {}
+    except yaml.YAMLError as error:
+        raise _yaml_error(path, error) from None
     body = _fill(source[match.end() :], fill, path)
-    doc = {**front, "sections": _blocks(_MARKDOWN.parse(body), front)}
+    body_line = source.count("\n", 0, match.end())  # lines before the body
+    where = [0]
+    try:
+        sections = _blocks(_MARKDOWN.parse(body), front, where)
+    except (ValueError, KeyError, IndexError) as error:
+        problem = str(error).strip("'\"") if not isinstance(error, KeyError) else f"the front matter has no {error}"
+        raise ContentError(path, problem, line=body_line + where[0] + 1) from None
+    doc = {**front, "sections": sections}
     doc.pop("cookie_table", None)
     doc.pop("audience_opt_out", None)
     return _typeset(doc, lang)
@@ -323,6 +374,7 @@ def document(lang: str, name: str, values: Callable[[str], Mapping[str, str]] = 
     text)` (the company's facts).
     """
     for source in dict.fromkeys((lang, DEFAULT_LANG)):
+        note_read(CONTENT_DIR / source / f"{name}.md")
         if (CONTENT_DIR / source / f"{name}.md").is_file():
             return _document(source, name, tuple(sorted(values(source).items()))), source
     raise MissingWords(f"no document {name!r} in {lang!r} or {DEFAULT_LANG!r}")
