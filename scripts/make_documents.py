@@ -70,7 +70,9 @@ def _typeset(value: Any, lang: str) -> Any:
     if isinstance(value, list):
         return [_typeset(item, lang) for item in value]
     if isinstance(value, dict):
-        return {key: item if key in ("kind", "href", "lang", "src") else _typeset(item, lang) for key, item in value.items()}
+        return {
+            key: item if key in ("kind", "href", "lang", "src") else _typeset(item, lang) for key, item in value.items()
+        }
     return value
 
 
@@ -82,7 +84,9 @@ def layout_data(doc: dict, lang: str) -> dict[str, Any]:
         {
             "heading": typography(section["heading"], lang),
             "blocks": [
-                {**block, "src": "/" + block["src"].relative_to(ROOT).as_posix()} if block["kind"] == "figure" else block
+                {**block, "src": "/" + block["src"].relative_to(ROOT).as_posix()}
+                if block["kind"] == "figure"
+                else block
                 for block in _typeset(section["blocks"], lang)
             ],
         }

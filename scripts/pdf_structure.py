@@ -43,11 +43,13 @@ class ToUnicode:
         ranges = re.search(r"begincodespacerange\s*<([0-9A-Fa-f]+)>", text)
         width = len(ranges.group(1)) // 2 if ranges else 1
         table: dict[int, str] = {}
-        for block in re.findall(r"beginbfchar(.*?)endbfchar", text, re.S):
+        for block in re.findall(r"beginbfchar(.*?)endbfchar", text, re.DOTALL):
             for source, target in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>", block):
                 table[int(source, 16)] = _utf16(target)
-        for block in re.findall(r"beginbfrange(.*?)endbfrange", text, re.S):
-            for low, high, target in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(<[0-9A-Fa-f]*>|\[[^\]]*\])", block):
+        for block in re.findall(r"beginbfrange(.*?)endbfrange", text, re.DOTALL):
+            for low, high, target in re.findall(
+                r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(<[0-9A-Fa-f]*>|\[[^\]]*\])", block
+            ):
                 start, end = int(low, 16), int(high, 16)
                 if target.startswith("["):
                     for offset, each in enumerate(re.findall(r"<([0-9A-Fa-f]*)>", target)):
@@ -67,10 +69,11 @@ class ToUnicode:
 @dataclass
 class MarkedContent:
     """What a page's content streams say, by marked content: text by MCID, the /Lang of each MCID,
-    and whatever is drawn inside no marked content (untagged) or inside an /Artifact."""
+    every MCID, and whatever is drawn inside no marked content (untagged) or inside an /Artifact."""
 
     text: dict[int, str] = field(default_factory=dict)
     lang: dict[int, str] = field(default_factory=dict)
+    mcids: set[int] = field(default_factory=set)
     untagged: list[str] = field(default_factory=list)
     artifact_text: list[str] = field(default_factory=list)
 
@@ -103,6 +106,8 @@ def read_page(page: pikepdf.Page) -> MarkedContent:
                 if isinstance(properties, pikepdf.Name):
                     properties = resources.Properties[properties]
                 mcid = int(properties.MCID) if properties is not None and "/MCID" in properties else None
+                if mcid is not None:
+                    result.mcids.add(mcid)
                 if mcid is not None and properties is not None and "/Lang" in properties:
                     result.lang[mcid] = str(properties.Lang)
                 stack.append((tag, mcid))
@@ -147,6 +152,8 @@ class Element:
     tag: str
     node: pikepdf.Object
     kids: list[Element | str | pikepdf.Object] = field(default_factory=list)
+    # On the root: every (page object, MCID) the tree reaches.
+    marked: set[tuple[tuple[int, int], int]] = field(default_factory=set)
 
     @property
     def text(self) -> str:
@@ -169,6 +176,11 @@ def _is_annotation(kid: object) -> bool:
 def structure(pdf: pikepdf.Pdf) -> tuple[Element, dict[tuple[int, int], MarkedContent]]:
     """The structure tree (its root's kids in order) and the marked content of every page by page object."""
     pages = {page.obj.objgen: read_page(page) for page in pdf.pages}
+    marked: set[tuple[tuple[int, int], int]] = set()
+
+    def content(page: pikepdf.Object, mcid: int) -> str:
+        marked.add((page.objgen, mcid))
+        return pages[page.objgen].text.get(mcid, "")
 
     def build(node: pikepdf.Object, page: pikepdf.Object | None) -> Element:
         page = node.get("/Pg", page)
@@ -176,13 +188,15 @@ def structure(pdf: pikepdf.Pdf) -> tuple[Element, dict[tuple[int, int], MarkedCo
         kids = node.get("/K")
         for kid in [] if kids is None else kids if isinstance(kids, pikepdf.Array) else [kids]:
             if isinstance(kid, int):
-                element.kids.append(pages[page.objgen].text.get(int(kid), ""))
+                element.kids.append(content(page, kid))
             elif kid.get("/Type") == "/MCR":
-                element.kids.append(pages[kid.get("/Pg", page).objgen].text.get(int(kid.MCID), ""))
+                element.kids.append(content(kid.get("/Pg", page), int(kid.MCID)))
             elif kid.get("/Type") == "/OBJR":
                 element.kids.append(kid.Obj)
             else:
                 element.kids.append(build(kid, page))
         return element
 
-    return build(pdf.Root.StructTreeRoot, None), pages
+    tree = build(pdf.Root.StructTreeRoot, None)
+    tree.marked = marked
+    return tree, pages

@@ -166,6 +166,8 @@ def parse_document(source: str, path: Path) -> dict[str, Any]:
         elif token.type == "heading_open":
             text = _runs(tokens[index + 1], path)
             if token.tag == "h2":
+                if any(run["href"] or run["lang"] for run in text):
+                    raise ValueError(f"{path}: a ## heading is plain text (no link, no <span lang>)")
                 sections.append({"heading": "".join(run["text"] for run in text), "blocks": []})
             elif token.tag == "h3":
                 blocks().append({"kind": "subheading", "text": text})
