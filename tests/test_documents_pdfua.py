@@ -219,6 +219,9 @@ def actual_reading(tree: Element) -> list[tuple[str, str]]:
             for kid in element.kids:
                 if isinstance(kid, Element):
                     visit(kid)
+                elif isinstance(kid, str) and kid.strip() and element.tag != "/Lbl":
+                    # Text outside any block (a list's bullet apart): read, but not the Markdown's.
+                    reading.append((element.tag, _words(kid)))
             return
         if element.tag == "/Figure":
             reading.append((element.tag, _words(str(element.node.get("/Alt", "")))))
