@@ -81,11 +81,13 @@ nginx:
 prometheus:
 	@command -v promtool >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq --no-install-recommends prometheus; }
 
-# Liberation Sans, the font embedded in the PDF documents (scripts/make_documents.py).
+# Liberation Sans, the font embedded in the PDF documents (scripts/make_documents.py; the tests of
+# `make test-fast` render them afresh to compare them with files/).
 fonts:
 	@test -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf || { apt-get update -qq && apt-get install -y -qq fonts-liberation; }
 
-# The PDFs in files/ (committed build products), from the Markdown in marketing_site/content/<lang>/documents/.
+# The PDFs in files/ (committed build products, tagged PDF/UA-1 by Typst), from the Markdown in
+# marketing_site/content/<lang>/documents/; prints each file and the seconds it took (docs/documents.md).
 documents: install fonts
 	$(BIN)/python scripts/make_documents.py
 
@@ -198,7 +200,7 @@ test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVID
 # `needs_build` from their fixtures), on two processes. TEST_WITHOUT_BUILD makes a test that starts
 # a site, a build or nginx unmarked fail, and hides the build from it. PYTEST_ADDOPTS is honoured
 # (`-n 0` there runs one process); PYTEST_ARGS picks files or tests as for `make test`.
-test-fast: install
+test-fast: install fonts
 	TEST_WITHOUT_BUILD=1 PYTEST_ADDOPTS="-n 2 $$PYTEST_ADDOPTS" $(BIN)/python -m pytest -m "not needs_build" $(PYTEST_ARGS)
 
 # Mutation testing (mutmut; [tool.mutmut] in pyproject.toml lists the modules): each mutant of the
