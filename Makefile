@@ -16,7 +16,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 # No look-up of Reflex's latest version on PyPI (`reflex export` and `reflex run` make one otherwise).
 export REFLEX_CHECK_LATEST_VERSION := false
 
-.PHONY: run dev test test-fast mutate bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
+.PHONY: run dev bench-dev test test-fast mutate bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
 # Backend worker processes of `make run`: more than one needs REFLEX_REDIS_URL (shared state, rate
 # limits and booking budgets), or the start is refused (settings.refuse_unshared_workers).
 WORKERS ?= 1
@@ -106,9 +106,12 @@ run: migrate
 	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} PORT=$(PORT) GRANIAN_WORKERS=$(WORKERS) $(BIN)/python scripts/dev_services.py -- \
 		$(BIN)/reflex run --env prod --backend-only --backend-host $${HOST:-127.0.0.1} --backend-port $(PORT)
 
-# Hot reload while editing (Vite on 3000, backend on 8000).
-dev: migrate
-	LOG_FORMAT=$${LOG_FORMAT:-text} $(BIN)/reflex run
+# The development loop (docs/development.md): the site at http://127.0.0.1:3000/ (Vite, with the
+# backend on 8000 behind it; REFLEX_FRONTEND_PORT and REFLEX_BACKEND_PORT choose others), a saved
+# word, page, component or style in the open tab about a second later. It migrates the database
+# itself. TRACEBACK=1 prints a mistake's traceback, DEV_TIMINGS=1 what each update took.
+dev: install
+	$(BIN)/python -m marketing_site.devloop
 
 # The test build points ANALYTICS_SCRIPT_URL at a loopback path of the test site that only the
 # consent tests answer (with Playwright's request interception): any other request to it is a 404.
@@ -275,4 +278,11 @@ bench-metrics: install
 	$(BIN)/python scripts/bench_metrics.py
 
 clean:
-	rm -rf .web .web-engines .states var test-artifacts dist
+	rm -rf .web .web-dev .web-engines .states var test-artifacts dist
+
+# `make dev` against a one-page Reflex app of the same Reflex, side by side: cold starts (fresh
+# clone, web directory there) and save → visible for YAML, Markdown, Python, style and a new page
+# in Chromium (a benchmark: it prints; docs/performance.md has its figures). EDITS per kind.
+EDITS ?= 10
+bench-dev: install chromium
+	$(BIN)/python scripts/bench_dev.py --edits $(EDITS)

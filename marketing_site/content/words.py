@@ -48,7 +48,16 @@ _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.DOTALL)
 
 
 class MissingWords(LookupError):
-    """A key or document exists in no language folder (a typo in a page or a file)."""
+    """A key or document exists in no language folder (a typo in a page or a file).
+
+    `file` is where the words belong (`content/<lang>/<file>.yaml`, or `.md` for a document)
+    and `key` what is missing in it ("" for a whole document)."""
+
+    def __init__(self, message: str, lang: str = DEFAULT_LANG, file: str = "", key: str = "") -> None:
+        super().__init__(message)
+        self.lang = lang
+        self.file = file
+        self.key = key
 
 
 def french_spacing(value: Any, keep: Collection[str] = PLAIN_KEYS) -> Any:
@@ -185,7 +194,9 @@ def words(lang: str, key: str, fallback: str = DEFAULT_LANG) -> Any:
             if plain & set(path):  # asked for a value under a plain key
                 return _without_plain(value)
             return _typeset(_without_plain(value), source, plain)
-    raise MissingWords(f"no words for {key!r} in {lang!r} or {fallback!r}")
+    raise MissingWords(
+        f"no words for {key!r} in {lang!r} or {fallback!r}", lang=lang, file=f"{name}.yaml", key=".".join(path)
+    )
 
 
 # -- Markdown documents -------------------------------------------------------------------
@@ -377,4 +388,4 @@ def document(lang: str, name: str, values: Callable[[str], Mapping[str, str]] = 
         note_read(CONTENT_DIR / source / f"{name}.md")
         if (CONTENT_DIR / source / f"{name}.md").is_file():
             return _document(source, name, tuple(sorted(values(source).items()))), source
-    raise MissingWords(f"no document {name!r} in {lang!r} or {DEFAULT_LANG!r}")
+    raise MissingWords(f"no document {name!r} in {lang!r} or {DEFAULT_LANG!r}", lang=lang, file=f"{name}.md")

@@ -61,12 +61,13 @@ def describe(error: BaseException, doing: str = "") -> Mistake:
             details=details,
         )
     where = _innermost_site_line(error)
-    if isinstance(error, MissingWords):
+    if isinstance(error, MissingWords) and error.file:
+        missing = f"no words under `{error.key}`" if error.key else "no such document"
         return Mistake(
-            where=where,
-            what=f"{error.args[0] if error.args else error}{context}",
-            todo="Add the words to the file under content/<lang>/ the key names (the part before the first dot), "
-            "or correct the key. " + FIX_AND_SAVE,
+            where=f"content/{error.lang}/{error.file}",
+            what=f"{missing} (asked for by {where}){context}",
+            todo=f"Add them to content/{error.lang}/{error.file}, or correct the key in {where.partition(',')[0]}. "
+            + FIX_AND_SAVE,
             details=details,
         )
     return Mistake(

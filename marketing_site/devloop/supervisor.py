@@ -41,6 +41,9 @@ WEB_DIR_NAME = ".web-dev"
 RELOAD_DIR = REPOSITORY / "var" / "dev" / "backend-reload"
 DEFAULT_FRONTEND_PORT = 3000
 DEFAULT_BACKEND_PORT = 8000
+# Seconds after the dev server answers before the backend and the worker's import start anyway
+# (when no tab opened a page by then).
+FIRST_PAGE_GRACE = 15
 COLOURS = {"error": "\033[31m", "warning": "\033[33m", "ok": "\033[32m", "info": "\033[2m"}
 
 
@@ -113,6 +116,8 @@ class Supervisor:
         self.status: dict[str, str] = {"level": "ok", "text": ""}
         self.last_warnings: list[str] = []
         self.announced = False
+        self.frontend_up = threading.Event()
+        self.released = False
         self.verbose = bool(environ.get("DEV_TIMINGS"))
         self.environment = self._environment(environ)
 
@@ -166,6 +171,8 @@ class Supervisor:
         )
         self.worker.start()
         self.worker_failed = False
+        if self.released:  # a worker started again: the first page is long out
+            ours.send({"type": "go"})
         threading.Thread(target=self._read_worker, args=(ours,), daemon=True).start()
 
     def _read_worker(self, connection: Any) -> None:
@@ -248,6 +255,8 @@ class Supervisor:
 
     def restart_backend(self, reason: str) -> None:
         """Reflex's development backend starts its worker again when its trigger file changes."""
+        if not self.released:  # not started yet: it will start with the change
+            return
         if self.backend is None or self.backend.poll() is not None:
             threading.Thread(target=self.start_backend, daemon=True).start()
             return
@@ -282,9 +291,8 @@ class Supervisor:
         if dev_compile.web_dir_looks_ready(REPOSITORY / WEB_DIR_NAME):
             self.start_vite()
         self.start_worker()
-        threading.Thread(target=self.start_dev_services, daemon=True).start()
-        threading.Thread(target=self.start_backend, daemon=True).start()
         threading.Thread(target=self._watch, daemon=True).start()
+        threading.Thread(target=self._release_after_first_page, daemon=True).start()
         while not self.stop.is_set():
             try:
                 event, payload = self.events.get(timeout=0.5)
@@ -292,6 +300,24 @@ class Supervisor:
                 continue
             self.dispatch(event, payload)
         return 0
+
+    def _release_after_first_page(self) -> None:
+        """The first page needs neither the backend nor the compiling worker's app: they start
+        once a tab shows it (or a while after the dev server answers), leaving it the processor."""
+        self.frontend_up.wait()
+        deadline = time.monotonic() + FIRST_PAGE_GRACE
+        while not self.stop.is_set() and time.monotonic() < deadline and not self.open_pages():
+            time.sleep(0.25)
+        self.events.put(("release", None))
+
+    def release(self) -> None:
+        if self.released:
+            return
+        self.released = True
+        with contextlib.suppress(OSError):
+            self.connection.send({"type": "go"})
+        threading.Thread(target=self.start_dev_services, daemon=True).start()
+        threading.Thread(target=self.start_backend, daemon=True).start()
 
     def _watch(self) -> None:
         import logging
@@ -322,7 +348,10 @@ class Supervisor:
                     self.worker_failed = True
         elif event == "frontend-up" and not self.announced:
             self.announced = True
+            self.frontend_up.set()
             say(f"make dev: open {self.origin}/ (ready in {time.monotonic() - self.started:.1f} s)", "ok")
+        elif event == "release":
+            self.release()
 
     def on_changes(self, changes: list[tuple[Kind, Path]]) -> None:
         kinds = {kind for kind, _ in changes}

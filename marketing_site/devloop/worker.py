@@ -40,6 +40,7 @@ class GroupRecord:
 
     routes: list[str]
     reads: set[Path]
+    files: set[Path] = dataclasses.field(default_factory=set)  # what its compile wrote
 
 
 class Worker:
@@ -78,32 +79,35 @@ class Worker:
     # -- start ----------------------------------------------------------------------------
 
     def start(self) -> None:
+        """Compile what changed while the loop was stopped. The app is imported at once when
+        the pages on disk cannot be served as they are; otherwise once the supervisor says the
+        first page is out (`go`), so that the dev server has the processor first."""
+        from marketing_site import routes
         from marketing_site.content import sources
         from marketing_site.reflex_internals import dev_compile
 
         # Reflex logs a line per compile step without a terminal of its own: the loop says less.
         logging.getLogger("reflex.console").addFilter(lambda record: not record.getMessage().startswith("Progress:"))
-
-        dev_compile.set_dev_mode()
-        web = dev_compile.web_dir()
-        from marketing_site import routes
-
-        groups = routes.page_keys()
-        ready = dev_compile.web_dir_ready()
+        web = dev_compile.web_dir_without_reflex()
+        ready = dev_compile.web_dir_looks_ready(web)
         self.manifest = manifest.Manifest.load(web) if ready else None
-        stale = manifest.staleness(self.manifest, reflex=_reflex_version(), origin=self.origin, groups=groups)
-        if ready:
-            self.send("web-ready")
+        stale = manifest.staleness(
+            self.manifest, reflex=_reflex_version(), origin=self.origin, groups=routes.page_keys()
+        )
         if self.manifest is not None:
             self.known_wraps = {(int(priority), name) for priority, name in self.manifest.app_wraps}
             self.records = {
                 group: GroupRecord(list(record["routes"]), {Path(p) for p in record["reads"]})
                 for group, record in self.manifest.groups.items()
             }
-        self.send("state", state="importing", stale=stale.whole or sorted(stale.groups))
+        self.send("state", state="starting", stale=stale.whole or sorted(stale.groups))
+        early: list[dict] = []
+        if ready and not stale.whole:
+            early = self._wait_for_go()
         started = time.monotonic()
         sources.track_import_reads()
         try:
+            dev_compile.set_dev_mode()
             self.app, _ = dev_compile.load_app()
         except BaseException as error:  # noqa: BLE001 - reported, then the supervisor waits for a fix
             self.send("mistake", mistake=mistakes.describe(error, "importing the app").as_dict(), fatal=True)
@@ -111,16 +115,31 @@ class Worker:
         self.compiler = dev_compile.GroupCompiler(self.app)
         self.send("state", state="imported", seconds=round(time.monotonic() - started, 2))
         if not ready:
-            self.send("state", state="initialising")
+            # A fresh clone: the frame and the first pages, then the dev server; the rest after.
             dev_compile.initialize_web_dir()
-        if stale.whole:
-            self.full_compile(stale.whole)
+            self.full_compile(stale.whole, only=[routes.HOME.key, routes.NOT_FOUND_KEY])
             self.send("web-ready")
+            self.compile_groups(set(self._groups()) - set(self.records), reason="the other pages of a fresh clone")
+        elif stale.whole:
+            self.full_compile(stale.whole)
         elif stale.groups:
             self.compile_groups(stale.groups, reason="changed since the last start")
-        else:
-            self._commit_all()
-            self.send("state", state="idle")
+        self.send("state", state="idle")
+        if early:
+            self.queue_changes(early)
+            self.compile_queue()
+
+    def _wait_for_go(self) -> list[dict]:
+        """Wait for the supervisor's `go`; changes saved meanwhile are returned, and end the wait."""
+        waiting: list[dict] = []
+        while True:
+            message = self.connection.recv()
+            if message.get("type") == "stop":
+                raise SystemExit(0)
+            if message.get("type") == "go":
+                return waiting
+            waiting.append(message)
+            return waiting
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -165,6 +184,8 @@ class Worker:
             # The backend holds these values too: it starts again, in the background.
             self.send("backend", reason=", ".join(sorted(changed_modules)))
         sources.clear_caches()
+        for name in [m for m in changed_modules if not depmap.module_path(m).exists()]:
+            sys.modules.pop(name, None)  # a module that was deleted: its importers run again without it
         to_reload = {m for m in self.graph.importers(changed_modules) if depmap.is_reloadable(m) and m in sys.modules}
         self.pending_modules = set(changed_modules)
         for name in self.graph.reload_order(to_reload):
@@ -192,10 +213,11 @@ class Worker:
         open_routes = {_route_of(path) for path in self.open_paths}
         order = self._groups()
 
-        def rank(group: str) -> tuple[bool, int]:
+        def rank(group: str) -> tuple[bool, bool, int]:
             routes = self.records[group].routes if group in self.records else []
             is_open = any(_route_of(route) in open_routes for route in routes)
-            return (not is_open, order.index(group) if group in order else len(order))
+            # A page just added to the route table comes next: the maintainer is about to open it.
+            return (not is_open, group in self.records, order.index(group) if group in order else len(order))
 
         group = min(self.queue, key=rank)
         self.queue.discard(group)
@@ -215,13 +237,6 @@ class Worker:
         wrapped = [dataclasses.replace(d, render=_recorded(d.render, reads, fallbacks)) for d in definitions]
         return wrapped, reads, fallbacks
 
-    def _commit_all(self) -> None:
-        from marketing_site.reflex_internals import dev_compile
-
-        for group in self._groups():
-            definitions, _, _ = self._definitions(group)
-            dev_compile.commit_pages(self.app, definitions)
-
     def compile_groups(self, groups: Iterable[str], reason: str) -> None:
         self.queue |= set(groups)
         self.reason = reason
@@ -238,7 +253,12 @@ class Worker:
             return
         known_groups = set(self._groups())
         for group in [g for g in self.records if g not in known_groups]:  # a page left the route table
-            dev_compile.forget_routes(self.app, self.records.pop(group).routes)
+            record = self.records.pop(group)
+            dev_compile.forget_routes(self.app, record.routes)
+            for path in record.files:
+                path.unlink(missing_ok=True)
+            if not record.files:  # compiled by a whole compile: the next one deletes its files
+                self.whole_after = f"the page {group!r} left the route table"
         warnings: list[str] = []
         failed: set[str] = set()
         compiled_groups = 0
@@ -264,7 +284,7 @@ class Worker:
             written = dev_compile.write(compiled.files)
             timings["write"] = time.monotonic() - clock
             compiled_groups += 1
-            self.records[group] = GroupRecord([d.route for d in definitions], reads)
+            self.records[group] = GroupRecord([d.route for d in definitions], reads, set(compiled.files))
             warnings += [mistakes.missing_translation(*fallback) for fallback in dict.fromkeys(fallbacks)]
             if self.started is not None:  # the first group since the last save: visible now
                 self.send(
@@ -304,7 +324,9 @@ class Worker:
             return "a page needs an app wrapper the frame does not have yet"
         return ""
 
-    def full_compile(self, reason: str) -> None:
+    def full_compile(self, reason: str, only: list[str] | None = None) -> None:
+        """Reflex's whole compile (the frame of every page, the packages): of every group, or,
+        on a fresh clone, of the groups `only` names (the others follow one by one)."""
         from marketing_site.reflex_internals import dev_compile
 
         started = time.monotonic()
@@ -312,12 +334,13 @@ class Worker:
         records: dict[str, GroupRecord] = {}
         warnings: list[str] = []
         try:
-            for group in self._groups():
+            for group in only or self._groups():
                 definitions, reads, fallbacks = self._definitions(group)
                 dev_compile.commit_pages(self.app, definitions)
                 records[group] = GroupRecord([d.route for d in definitions], reads)
                 warnings += [mistakes.missing_translation(*f) for f in dict.fromkeys(fallbacks)]
-            self.known_wraps = set(dev_compile.full_compile(self.app))
+            routes = [route for record in records.values() for route in record.routes] if only else None
+            self.known_wraps = set(dev_compile.full_compile(self.app, only_routes=routes))
         except BaseException as error:  # noqa: BLE001 - reported; the last good files stay
             self.report(error, "compiling every page")
             return

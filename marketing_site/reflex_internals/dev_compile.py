@@ -28,7 +28,7 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -55,6 +55,11 @@ def web_dir_ready() -> bool:
     from reflex.utils import prerequisites
 
     return not prerequisites.needs_reinit() and (web_dir() / "node_modules").is_dir()
+
+
+def web_dir_without_reflex() -> Path:
+    """The web directory as Reflex will find it (its REFLEX_WEB_WORKDIR), without importing Reflex."""
+    return Path(os.environ.get("REFLEX_WEB_WORKDIR", ".web")).absolute()
 
 
 def web_dir_looks_ready(path: Path) -> bool:
@@ -217,21 +222,31 @@ def write(files: Mapping[Path, str]) -> list[Path]:
     return changed
 
 
-def full_compile(app: Any) -> frozenset[tuple[int, str]]:
+def full_compile(app: Any, only_routes: Collection[str] | None = None) -> frozenset[tuple[int, str]]:
     """Reflex's whole compile of `app` into the web directory (packages installed as needed),
     and the frontend's `env.json`, as `reflex run` writes them. Returns the app wrappers the
-    frame now has (the app's own and those its pages asked for)."""
+    frame now has (the app's own and those its pages asked for).
+
+    With `only_routes`, the other routes are left out of this compile (a fresh web directory,
+    whose other pages the loop compiles one by one afterwards: Reflex's development compile
+    deletes the route files of every page it does not compile)."""
     from reflex.compiler import compiler
     from reflex.utils import build
     from reflex_base.config import get_config
+    from reflex_base.utils.format import format_route
 
     recorder = _wrap_recorder()
     plugins = get_config().plugins
     plugins.append(recorder)
+    every_page = app._unevaluated_pages
+    if only_routes is not None:
+        kept = {format_route(route) for route in only_routes}
+        app._unevaluated_pages = {route: page for route, page in every_page.items() if route in kept}
     try:
         compiler.compile_app(app, prerender_routes=False, use_rich=False)
     finally:
         plugins.remove(recorder)
+        app._unevaluated_pages = every_page
     build.set_env_json()
     return frozenset(app.app_wraps) | frozenset(recorder.wraps)
 
