@@ -25,13 +25,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from marketing_site import routes
 from marketing_site.brand import BRAND_NAME, LEGAL_NAME
-from marketing_site.content.sources import content_cache, note_read
+from marketing_site.content.sources import content_cache, load_yaml, note_read
 
 CONTENT = Path(__file__).resolve().parent
 # Every language of the site has its documents (a new language's are its copy of the English
@@ -71,7 +70,7 @@ def _split_front_matter(source: str, path: Path) -> tuple[dict[str, Any], str]:
     if not source.startswith("---\n"):
         raise ValueError(f"{path}: front matter (between --- lines) expected at the top")
     front, _, body = source[4:].partition("\n---\n")
-    return yaml.safe_load(front) or {}, body
+    return load_yaml(front) or {}, body
 
 
 def _runs(inline: Token, path: Path) -> Runs:
@@ -214,7 +213,7 @@ def layout_words(lang: str) -> dict[str, str]:
     """The words the PDF layout adds around a document's text: cover tagline, contents heading,
     and the PDF's language tag."""
     note_read(CONTENT / lang / "documents" / "pdf_layout.yaml")
-    words = yaml.safe_load((CONTENT / lang / "documents" / "pdf_layout.yaml").read_text("utf-8"))
+    words = load_yaml((CONTENT / lang / "documents" / "pdf_layout.yaml").read_text("utf-8"))
     return {key: _facts(value) for key, value in words.items()}
 
 

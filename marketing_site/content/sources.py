@@ -17,10 +17,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
+
+import yaml
 
 CONTENT_DIR = Path(__file__).resolve().parent
 REPOSITORY = CONTENT_DIR.parent.parent
@@ -34,6 +36,8 @@ _caches: list[Any] = []
 # The app module adds the pages at its top level; their titles are not module-level values
 # anyone else reads (the loop builds the pages again itself).
 _APP_MODULE = "marketing_site.marketing_site"
+
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -133,7 +137,12 @@ def content_cache(load: Callable[P, R]) -> Callable[P, R]:
             note_read(path)
         return hit[0]
 
+    def forget(paths: Collection[Path]) -> None:
+        for key in [key for key, (_, reads) in values.items() if not reads.isdisjoint(paths)]:
+            values.pop(key, None)
+
     cached.cache_clear = values.clear  # type: ignore[attr-defined]
+    cached.forget = forget  # type: ignore[attr-defined]
     _caches.append(cached)
     return cached
 
@@ -142,6 +151,18 @@ def clear_caches() -> None:
     """Forget every cached content value: the next use reads the files again."""
     for cache in _caches:
         cache.cache_clear()
+
+
+def forget(paths: Collection[Path]) -> None:
+    """Forget the cached values made from any of `paths` (the others stay)."""
+    for cache in _caches:
+        cache.forget(set(paths))
+
+
+def load_yaml(text: str) -> Any:
+    """YAML as `yaml.safe_load` reads it, with LibYAML's parser when PyYAML has it (ten times
+    faster: the development loop parses a saved file in a few milliseconds)."""
+    return yaml.load(text, Loader=_SAFE_LOADER)
 
 
 def _importing_module() -> str | None:

@@ -26,7 +26,14 @@ from markdown_it.token import Token
 
 from marketing_site import brand
 from marketing_site.content import demo
-from marketing_site.content.sources import ContentError, content_cache, line_of, note_fallback, note_read
+from marketing_site.content.sources import (
+    ContentError,
+    content_cache,
+    line_of,
+    load_yaml,
+    note_fallback,
+    note_read,
+)
 
 CONTENT_DIR = pathlib.Path(__file__).parent
 DEFAULT_LANG = "fr"
@@ -92,7 +99,7 @@ def _yaml_file(lang: str, name: str) -> dict | None:
         return None
     source = path.read_text(encoding="utf-8")
     try:
-        data = yaml.safe_load(source) or {}
+        data = load_yaml(source) or {}
     except yaml.YAMLError as error:
         raise _yaml_error(path, error) from None
     if not isinstance(data, dict):
@@ -361,7 +368,7 @@ def _document(lang: str, name: str, values: tuple[tuple[str, str], ...]) -> dict
         )
     fill = {**FACTS, **dict(values)}
     try:
-        front = yaml.safe_load(_fill(match.group(1), fill, path)) or {}
+        front = load_yaml(_fill(match.group(1), fill, path)) or {}
     except yaml.YAMLError as error:
         raise _yaml_error(path, error) from None
     body = _fill(source[match.end() :], fill, path)

@@ -232,7 +232,8 @@ class Supervisor:
             check=False,
         )
         if migrate.returncode != 0:
-            say(f"make dev: the database migrations failed:\n{migrate.stdout}{migrate.stderr}", "error")
+            if not self.stop.is_set():
+                say(f"make dev: the database migrations failed:\n{migrate.stdout}{migrate.stderr}", "error")
             return
         # `reflex run --backend-only` refuses a frontend port (REFLEX_FRONTEND_PORT is its option).
         env = {name: value for name, value in self.environment.items() if name != "REFLEX_FRONTEND_PORT"}
@@ -418,11 +419,15 @@ class Supervisor:
 
     def on_state(self, message: dict) -> None:
         state = message["state"]
+        if self.verbose and "seconds" in message:
+            say(f"make dev: {state} in {message['seconds']:.2f} s")
         if state == "importing" and message.get("stale"):
             stale = message["stale"]
             say(f"make dev: to compile: {stale if isinstance(stale, str) else ', '.join(stale)}")
         elif state == "compiling-all":
             say(f"make dev: compiling every page ({message['reason']})…")
+        elif state == "installing":
+            say(f"make dev: installing the npm packages {message['packages']}…")
 
     def on_compiled(self, message: dict) -> None:
         routes = ", ".join(message.get("routes", [])) or "every page"

@@ -119,6 +119,7 @@ class Worker:
             dev_compile.initialize_web_dir()
             self.full_compile(stale.whole, only=[routes.HOME.key, routes.NOT_FOUND_KEY])
             self.send("web-ready")
+            early = self._wait_for_go()  # the dev server's start and the first page go first
             self.compile_groups(set(self._groups()) - set(self.records), reason="the other pages of a fresh clone")
         elif stale.whole:
             self.full_compile(stale.whole)
@@ -183,7 +184,10 @@ class Worker:
         if any(not m.startswith(("marketing_site.pages", "marketing_site.components")) for m in changed_modules):
             # The backend holds these values too: it starts again, in the background.
             self.send("backend", reason=", ".join(sorted(changed_modules)))
-        sources.clear_caches()
+        if changed_modules:  # code runs again: every cached value may be made differently now
+            sources.clear_caches()
+        else:
+            sources.forget(content)
         for name in [m for m in changed_modules if not depmap.module_path(m).exists()]:
             sys.modules.pop(name, None)  # a module that was deleted: its importers run again without it
         to_reload = {m for m in self.graph.importers(changed_modules) if depmap.is_reloadable(m) and m in sys.modules}
@@ -316,8 +320,14 @@ class Worker:
     def _needs_whole(self, compiled: Any) -> str:
         from marketing_site.reflex_internals import dev_compile
 
-        if compiled.missing_packages:
-            return f"new npm packages: {', '.join(sorted(compiled.missing_packages))}"
+        if compiled.missing_packages:  # installed beside the others; the dev server picks them up
+            packages = ", ".join(sorted(compiled.missing_packages))
+            self.send("state", state="installing", packages=packages)
+            try:
+                dev_compile.install_packages(compiled.missing_packages)
+            except BaseException as error:  # noqa: BLE001 - said; a whole compile installs them again
+                self.report(error, f"installing the npm packages {packages}")
+                return f"the npm packages {packages}"
         if compiled.creates_state:
             return "a page creates state when it is evaluated"
         if not compiled.app_wraps <= self.known_wraps | dev_compile.app_wrap_keys(self.app):

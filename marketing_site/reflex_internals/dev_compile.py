@@ -153,26 +153,28 @@ class GroupCompiler:
             if path is not None and code is not None
         }
         needed = self._packages({**context.all_imports, **memo_imports})
+        installed = installed_packages()
         return CompiledGroup(
             files=files,
-            missing_packages=frozenset(needed - installed_packages()),
+            missing_packages=frozenset(spec for name, spec in needed.items() if name not in installed),
             app_wraps=frozenset(context.app_wrap_components),
             creates_state=bool(context.stateful_routes),
         )
 
-    def _packages(self, imports: Mapping[str, Any]) -> set[str]:
-        """The npm packages these imports need, by name (as `App._get_frontend_packages` picks them)."""
+    def _packages(self, imports: Mapping[str, Any]) -> dict[str, str]:
+        """The npm packages these imports need: name → what to install (`name@version` when the
+        component pins it), as `App._get_frontend_packages` picks them."""
         from reflex_base import constants
 
-        names = set()
+        found = {}
         for import_name, tags in imports.items():
             package = self.app._get_frontend_package_name(import_name)
             if not package or not any(tag.install for tag in tags):
                 continue
             name = package.rpartition("@")[0] if package.rfind("@") > 0 else package
             if name not in constants.PackageJson.DEPENDENCIES and name not in constants.PackageJson.DEV_DEPENDENCIES:
-                names.add(name)
-        return names
+                found[name] = package
+        return found
 
 
 def installed_packages() -> set[str]:
@@ -182,6 +184,22 @@ def installed_packages() -> set[str]:
     except (OSError, ValueError):
         return set()
     return {*package.get("dependencies", {}), *package.get("devDependencies", {})}
+
+
+def install_packages(specs: Iterable[str]) -> None:
+    """Add npm packages to the web directory's, keeping those it has (Reflex's installer drops
+    the packages it is not given: it is given them all)."""
+    from reflex.utils import js_runtimes
+    from reflex_base import constants
+    from reflex_base.config import get_config
+
+    package = json.loads((web_dir() / "package.json").read_text(encoding="utf-8"))
+    kept = {
+        f"{name}@{version}"
+        for name, version in package.get("dependencies", {}).items()
+        if name not in constants.PackageJson.DEPENDENCIES
+    }
+    js_runtimes.install_frontend_packages(kept | set(specs), get_config())
 
 
 def app_wrap_keys(app: Any) -> frozenset[tuple[int, str]]:
