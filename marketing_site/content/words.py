@@ -27,6 +27,7 @@ from markdown_it.token import Token
 
 from marketing_site import brand
 from marketing_site.content import demo
+from marketing_site.settings import get_settings
 
 CONTENT_DIR = pathlib.Path(__file__).parent
 DEFAULT_LANG = "fr"
@@ -39,6 +40,13 @@ FACTS = {
     "legal_name": brand.LEGAL_NAME,
     "founded_year": str(brand.FOUNDED_YEAR),
     "consultant": demo.CONSULTANT,
+}
+# Facts that are settings, decided per deployment: the placeholder and the settings field.
+# Read when a file is loaded, never at import; the parsed files are kept per value, so a
+# changed setting changes every text that names it.
+SETTING_FACTS = {
+    "meeting_minutes": "booking_meeting_minutes",
+    "buffer_minutes": "booking_buffer_minutes",
 }
 
 _FRENCH_SPACES = re.compile(r" (?=[:;!?%»])|(?<=«) |(?<=n°) ")
@@ -65,6 +73,17 @@ def french_spacing(value: Any, keep: Collection[str] = PLAIN_KEYS) -> Any:
     return value
 
 
+def setting_facts() -> dict[str, str]:
+    """The values of `SETTING_FACTS` in the current settings."""
+    settings = get_settings()
+    return {name: str(getattr(settings, field)) for name, field in SETTING_FACTS.items()}
+
+
+def facts() -> dict[str, str]:
+    """Every fact a `{{placeholder}}` names: `FACTS` and the settings' `SETTING_FACTS`."""
+    return {**FACTS, **setting_facts()}
+
+
 def _typeset(value: Any, lang: str, plain: Collection[str] = ()) -> Any:
     return french_spacing(value, PLAIN_KEYS | set(plain)) if lang == "fr" else value
 
@@ -75,32 +94,36 @@ def languages() -> list[str]:
     return [DEFAULT_LANG, *[lang for lang in found if lang != DEFAULT_LANG]]
 
 
-@functools.cache
 def _yaml_file(lang: str, name: str) -> dict | None:
+    return _filled_yaml_file(lang, name, tuple(setting_facts().items()))
+
+
+@functools.cache
+def _filled_yaml_file(lang: str, name: str, settings: tuple[tuple[str, str], ...]) -> dict | None:
     path = CONTENT_DIR / lang / f"{name}.yaml"
     if not path.is_file():
         return None
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     if not isinstance(data, dict):
         raise TypeError(f"{path}: expected a mapping of keys to words")
-    return _fill_tree(data, lang, path)
+    return _fill_tree(data, lang, path, {**FACTS, **dict(settings)})
 
 
-def _fill_tree(value: Any, lang: str, path: pathlib.Path) -> Any:
-    """Placeholders in parsed YAML strings: a fact (`{{brand}}`) or another key of the same
-    language (`{{common.request_demo}}`: a sentence written once, used in many places)."""
+def _fill_tree(value: Any, lang: str, path: pathlib.Path, known: Mapping[str, str]) -> Any:
+    """Placeholders in parsed YAML strings: a fact (`{{brand}}`, `{{meeting_minutes}}`) or another
+    key of the same language (`{{common.request_demo}}`: a sentence written once, used in many places)."""
     if isinstance(value, str):
-        return _PLACEHOLDER.sub(lambda m: _placeholder(m.group(1), lang, path), value)
+        return _PLACEHOLDER.sub(lambda m: _placeholder(m.group(1), lang, path, known), value)
     if isinstance(value, list):
-        return [_fill_tree(item, lang, path) for item in value]
+        return [_fill_tree(item, lang, path, known) for item in value]
     if isinstance(value, dict):
-        return {k: _fill_tree(v, lang, path) for k, v in value.items()}
+        return {k: _fill_tree(v, lang, path, known) for k, v in value.items()}
     return value
 
 
-def _placeholder(name: str, lang: str, path: pathlib.Path) -> str:
-    if name in FACTS:
-        return FACTS[name]
+def _placeholder(name: str, lang: str, path: pathlib.Path, known: Mapping[str, str]) -> str:
+    if name in known:
+        return known[name]
     if "." in name:
         file, *keys = name.split(".")
         for source in dict.fromkeys((lang, DEFAULT_LANG)):
@@ -307,7 +330,7 @@ def _document(lang: str, name: str, values: tuple[tuple[str, str], ...]) -> dict
     match = _FRONT_MATTER.match(source)
     if not match:
         raise ValueError(f"{path}: a document starts with a front matter between '---' lines")
-    fill = {**FACTS, **dict(values)}
+    fill = {**FACTS, **dict(values)}  # the settings' facts are among the values (document())
     front = yaml.safe_load(_fill(match.group(1), fill, path)) or {}
     body = _fill(source[match.end() :], fill, path)
     doc = {**front, "sections": _blocks(_MARKDOWN.parse(body), front)}
@@ -319,10 +342,11 @@ def _document(lang: str, name: str, values: tuple[tuple[str, str], ...]) -> dict
 def document(lang: str, name: str, values: Callable[[str], Mapping[str, str]] = lambda _: {}) -> tuple[dict, str]:
     """The Markdown document `name` in `lang` (French when missing) and the language it is in.
 
-    `{{placeholder}}`s are filled, before parsing, from `FACTS` and `values(language of the
+    `{{placeholder}}`s are filled, before parsing, from `facts()` and `values(language of the
     text)` (the company's facts).
     """
     for source in dict.fromkeys((lang, DEFAULT_LANG)):
         if (CONTENT_DIR / source / f"{name}.md").is_file():
-            return _document(source, name, tuple(sorted(values(source).items()))), source
+            filled = {**setting_facts(), **values(source)}
+            return _document(source, name, tuple(sorted(filled.items()))), source
     raise MissingWords(f"no document {name!r} in {lang!r} or {DEFAULT_LANG!r}")
