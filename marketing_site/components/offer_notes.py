@@ -19,9 +19,11 @@ from marketing_site.content.offers import FOOTNOTES, Footnote
 from marketing_site.content.words import words
 
 
-def highlight_badge(lang: str, class_name: str) -> rx.Component:
-    """The highlighted plan's badge ("Le plus populaire")."""
-    return rx.el.p(words(lang, "offers.highlight_badge"), class_name=class_name, data_testid="most-popular")
+def highlight_badge(lang: str, placement: str) -> rx.Component:
+    """The highlighted plan's badge ("Le plus populaire"); `placement`: the class placing it."""
+    return rx.el.p(
+        words(lang, "offers.highlight_badge"), class_name=f"offer-badge {placement}", data_testid="most-popular"
+    )
 
 
 def note_id(note: Footnote) -> str:

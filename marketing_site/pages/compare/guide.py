@@ -23,7 +23,7 @@ def guide(text: dict, lang: str) -> rx.Component:
                     href=f"{pricing}#{item['key']}",
                     link_label=text["link"].format(name=OFFER_NAMES[item["key"]]),
                     accent=OFFER_ACCENTS[item["key"]],
-                    extra=highlight_badge(lang, "offer-badge") if item["key"] == HIGHLIGHTED else None,
+                    extra=highlight_badge(lang, "compare-guide__badge") if item["key"] == HIGHLIGHTED else None,
                 )
                 for item in text["items"]
             ],
