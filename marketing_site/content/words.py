@@ -34,6 +34,7 @@ from marketing_site.content.sources import (
     note_fallback,
     note_read,
 )
+from marketing_site.settings import get_settings
 
 CONTENT_DIR = pathlib.Path(__file__).parent
 DEFAULT_LANG = "fr"
@@ -46,6 +47,13 @@ FACTS = {
     "legal_name": brand.LEGAL_NAME,
     "founded_year": str(brand.FOUNDED_YEAR),
     "consultant": demo.CONSULTANT,
+}
+# Facts that are settings, decided per deployment: the placeholder and the settings field.
+# Read when a file is loaded, never at import; the parsed files are kept per value, so a
+# changed setting changes every text that names it.
+SETTING_FACTS = {
+    "meeting_minutes": "booking_meeting_minutes",
+    "buffer_minutes": "booking_buffer_minutes",
 }
 
 _FRENCH_SPACES = re.compile(r" (?=[:;!?%»])|(?<=«) |(?<=n°) ")
@@ -81,6 +89,17 @@ def french_spacing(value: Any, keep: Collection[str] = PLAIN_KEYS) -> Any:
     return value
 
 
+def setting_facts() -> dict[str, str]:
+    """The values of `SETTING_FACTS` in the current settings."""
+    settings = get_settings()
+    return {name: str(getattr(settings, field)) for name, field in SETTING_FACTS.items()}
+
+
+def facts() -> dict[str, str]:
+    """Every fact a `{{placeholder}}` names: `FACTS` and the settings' `SETTING_FACTS`."""
+    return {**FACTS, **setting_facts()}
+
+
 def _typeset(value: Any, lang: str, plain: Collection[str] = ()) -> Any:
     return french_spacing(value, PLAIN_KEYS | set(plain)) if lang == "fr" else value
 
@@ -91,8 +110,12 @@ def languages() -> list[str]:
     return [DEFAULT_LANG, *[lang for lang in found if lang != DEFAULT_LANG]]
 
 
-@content_cache
 def _yaml_file(lang: str, name: str) -> dict | None:
+    return _filled_yaml_file(lang, name, tuple(setting_facts().items()))
+
+
+@content_cache
+def _filled_yaml_file(lang: str, name: str, settings: tuple[tuple[str, str], ...]) -> dict | None:
     path = CONTENT_DIR / lang / f"{name}.yaml"
     note_read(path)
     if not path.is_file():
@@ -104,7 +127,7 @@ def _yaml_file(lang: str, name: str) -> dict | None:
         raise _yaml_error(path, error) from None
     if not isinstance(data, dict):
         raise ContentError(path, "expected a mapping of keys to words", line=1, hint="Start the file with `key: words`")
-    return _fill_tree(data, lang, path)
+    return _fill_tree(data, lang, path, {**FACTS, **dict(settings)})
 
 
 def _yaml_error(path: pathlib.Path, error: yaml.YAMLError) -> ContentError:
@@ -120,21 +143,21 @@ def _yaml_error(path: pathlib.Path, error: yaml.YAMLError) -> ContentError:
     )
 
 
-def _fill_tree(value: Any, lang: str, path: pathlib.Path) -> Any:
-    """Placeholders in parsed YAML strings: a fact (`{{brand}}`) or another key of the same
-    language (`{{common.request_demo}}`: a sentence written once, used in many places)."""
+def _fill_tree(value: Any, lang: str, path: pathlib.Path, known: Mapping[str, str]) -> Any:
+    """Placeholders in parsed YAML strings: a fact (`{{brand}}`, `{{meeting_minutes}}`) or another
+    key of the same language (`{{common.request_demo}}`: a sentence written once, used in many places)."""
     if isinstance(value, str):
-        return _PLACEHOLDER.sub(lambda m: _placeholder(m.group(1), lang, path), value)
+        return _PLACEHOLDER.sub(lambda m: _placeholder(m.group(1), lang, path, known), value)
     if isinstance(value, list):
-        return [_fill_tree(item, lang, path) for item in value]
+        return [_fill_tree(item, lang, path, known) for item in value]
     if isinstance(value, dict):
-        return {k: _fill_tree(v, lang, path) for k, v in value.items()}
+        return {k: _fill_tree(v, lang, path, known) for k, v in value.items()}
     return value
 
 
-def _placeholder(name: str, lang: str, path: pathlib.Path) -> str:
-    if name in FACTS:
-        return FACTS[name]
+def _placeholder(name: str, lang: str, path: pathlib.Path, known: Mapping[str, str]) -> str:
+    if name in known:
+        return known[name]
     if "." in name:
         file, *keys = name.split(".")
         for source in dict.fromkeys((lang, DEFAULT_LANG)):
@@ -150,7 +173,7 @@ def _unknown_placeholder(path: pathlib.Path, name: str) -> ContentError:
         path,
         f"unknown placeholder {{{{{name}}}}}",
         line=line_of(source, "{{" + name) or line_of(source, name),
-        hint=f"Use a fact ({', '.join(f'{{{{{fact}}}}}' for fact in FACTS)}) or another file's words "
+        hint=f"Use a fact ({', '.join(f'{{{{{fact}}}}}' for fact in facts())}) or another file's words "
         "as {{file.key}} (for example {{common.request_demo}})",
     )
 
@@ -366,7 +389,7 @@ def _document(lang: str, name: str, values: tuple[tuple[str, str], ...]) -> dict
             line=1,
             hint="Add `---`, `title: …`, `---`",
         )
-    fill = {**FACTS, **dict(values)}
+    fill = {**FACTS, **dict(values)}  # the settings' facts are among the values (document())
     try:
         front = load_yaml(_fill(match.group(1), fill, path)) or {}
     except yaml.YAMLError as error:
@@ -388,11 +411,12 @@ def _document(lang: str, name: str, values: tuple[tuple[str, str], ...]) -> dict
 def document(lang: str, name: str, values: Callable[[str], Mapping[str, str]] = lambda _: {}) -> tuple[dict, str]:
     """The Markdown document `name` in `lang` (French when missing) and the language it is in.
 
-    `{{placeholder}}`s are filled, before parsing, from `FACTS` and `values(language of the
+    `{{placeholder}}`s are filled, before parsing, from `facts()` and `values(language of the
     text)` (the company's facts).
     """
     for source in dict.fromkeys((lang, DEFAULT_LANG)):
         note_read(CONTENT_DIR / source / f"{name}.md")
         if (CONTENT_DIR / source / f"{name}.md").is_file():
-            return _document(source, name, tuple(sorted(values(source).items()))), source
+            filled = {**setting_facts(), **values(source)}
+            return _document(source, name, tuple(sorted(filled.items()))), source
     raise MissingWords(f"no document {name!r} in {lang!r} or {DEFAULT_LANG!r}", lang=lang, file=f"{name}.md")
