@@ -154,10 +154,12 @@ ENGINE_EXCLUDED = tests/test_auth_dot.py
 # port and its own build (.web-engines), its output in test-artifacts/engines.log, shown after.
 # Then, in the same lane, these SQLite tests (on that build) leave the first pass, so that the
 # two lanes take about as long (measured on 2026-11-27: 1,193 s and 1,362 s before the second
-# lane's 264 s, of which all but the print test then moved back to the first).
+# lane's 264 s, of which all but the print test then moved back to the first). `make dev` in a
+# copy (tests/test_dev_loop.py: a fresh clone's start, 20 s idle, edits) runs there too: it needs
+# no build of its own and no database beyond its copy's SQLite.
 ENGINE_TEST_PORT ?= 8865
 ENGINE_WEB := $(CURDIR)/.web-engines
-SECOND_LANE_TESTS = tests/test_print.py
+SECOND_LANE_TESTS = tests/test_print.py tests/test_dev_loop.py
 # With the engines set, these run in that pass only, not twice: the nginx tests check the proxy's
 # own configuration (their own build included), the real Prometheus scrapes a site of two workers,
 # the machines' drills (two ./serve behind nginx, sharing the nginx build) need PostgreSQL; and the

@@ -356,7 +356,10 @@ class Worker:
             return
         self.records = records
         self.send(
-            "compiled", groups=["*"], seconds=round(time.monotonic() - started, 3), first=True, last=True, reason=reason
+            "compiled",
+            routes=[route for record in records.values() for route in record.routes] if only else [],
+            seconds=round(time.monotonic() - started, 3),
+            reason=reason,
         )
         self._saved()
         self._recovered(warnings)
