@@ -220,9 +220,8 @@ class Supervisor:
                 return
             time.sleep(0.1)
 
-    def start_backend(self) -> None:
-        RELOAD_DIR.mkdir(parents=True, exist_ok=True)
-        (RELOAD_DIR / "trigger.py").write_text("# make dev restarts the backend by writing here\n")
+    def migrate(self) -> bool:
+        """`alembic upgrade head`, as `make migrate`; a failure is said with alembic's words."""
         migrate = subprocess.run(
             [str(Path(sys.executable).parent / "alembic"), "upgrade", "head"],
             cwd=REPOSITORY,
@@ -231,9 +230,14 @@ class Supervisor:
             text=True,
             check=False,
         )
-        if migrate.returncode != 0:
-            if not self.stop.is_set():
-                say(f"make dev: the database migrations failed:\n{migrate.stdout}{migrate.stderr}", "error")
+        if migrate.returncode != 0 and not self.stop.is_set():
+            say(f"make dev: the database migrations failed:\n{migrate.stdout}{migrate.stderr}", "error")
+        return migrate.returncode == 0
+
+    def start_backend(self) -> None:
+        RELOAD_DIR.mkdir(parents=True, exist_ok=True)
+        (RELOAD_DIR / "trigger.py").write_text("# make dev restarts the backend by writing here\n")
+        if not self.migrate():
             return
         # `reflex run --backend-only` refuses a frontend port (REFLEX_FRONTEND_PORT is its option).
         env = {name: value for name, value in self.environment.items() if name != "REFLEX_FRONTEND_PORT"}
@@ -362,7 +366,7 @@ class Supervisor:
             )
         if Kind.DEPENDENCIES in kinds:
             say("make dev: the dependencies changed; stop it (Ctrl-C), run make install, then make dev.", "warning")
-        if Kind.MIGRATION in kinds:
+        if Kind.MIGRATION in kinds and self.released and self.migrate():
             self.restart_backend("a migration changed")
         if Kind.CONFIG in kinds:
             self.restart_worker("the configuration changed", backend=True)
