@@ -29,16 +29,27 @@ def test_the_compiler_parts_the_loop_uses_are_still_reflexs():
     from reflex_base.plugins import CompileContext, Plugin
 
     fields = {field.name for field in dataclasses.fields(CompileContext)}
-    assert {"app", "pages", "hooks", "compiled_pages", "all_imports", "app_wrap_components", "stateful_routes"} <= fields
+    assert {
+        "app",
+        "pages",
+        "hooks",
+        "compiled_pages",
+        "all_imports",
+        "app_wrap_components",
+        "stateful_routes",
+    } <= fields
     assert "auto_memo_components" in fields
-    assert list(inspect.signature(App._prepare_page).parameters)[1:] == list(inspect.signature(App.add_page).parameters)[1:]
+    assert (
+        list(inspect.signature(App._prepare_page).parameters)[1:]
+        == list(inspect.signature(App.add_page).parameters)[1:]
+    )
     assert list(inspect.signature(App._commit_page).parameters)[:2] == ["self", "prepared"]
     assert {"prerender_routes", "use_rich"} <= set(inspect.signature(compiler.compile_app).parameters)
     assert callable(compiler._resolve_radix_themes_plugin) and callable(compiler.compile_memo_components)
     assert {"style", "plugins"} <= set(inspect.signature(default_page_plugins).parameters)
     assert "compile_page" in vars(Plugin)
     assert callable(compiler_utils.resolve_path_of_web_dir) and callable(path_ops.write_file)
-    assert list(inspect.signature(reload_state_module).parameters)[0] == "module"
+    assert next(iter(inspect.signature(reload_state_module).parameters)) == "module"
     assert callable(reflex_exec.frontend_env) and callable(reflex_exec._with_development_condition)
     assert callable(js_runtimes.get_js_package_executor) and callable(js_runtimes.install_frontend_packages)
     assert {"EVENT", "PING", "UPLOAD", "HEALTH"} <= {endpoint.name for endpoint in constants.Endpoint}
@@ -57,7 +68,7 @@ def test_a_web_directory_is_ready_when_this_reflex_made_it_and_the_loop_compiled
     from importlib.metadata import version
 
     assert not dev_compile.web_dir_looks_ready(tmp_path)
-    (tmp_path / "reflex.json").write_text('{"version": "%s"}' % version("reflex"))
+    (tmp_path / "reflex.json").write_text('{{"version": "{}"}}'.format(version("reflex")))
     (tmp_path / "node_modules").mkdir()
     assert not dev_compile.web_dir_looks_ready(tmp_path)  # not compiled by the loop yet
     (tmp_path / ".devloop.json").write_text("{}")
