@@ -408,6 +408,8 @@ class Supervisor:
         elif kind == "ok":
             say("make dev: fixed; the pages are up to date.", "ok")
             self.show({"level": "ok", "text": ""})
+            if self.released and not self.backend_answers():  # it started while the file was broken
+                self.restart_backend("it could not start while a file was broken")
         elif kind == "warnings":
             items = message["items"]
             if items != self.last_warnings:
@@ -458,6 +460,15 @@ class Supervisor:
         )
         with contextlib.suppress(OSError):
             urllib.request.urlopen(request, timeout=2).close()
+
+    def backend_answers(self) -> bool:
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.backend_port}/ping", timeout=2) as answer:
+                return answer.status == 200
+        except OSError:
+            return False
 
     def open_pages(self) -> list[str]:
         if self.vite is None:

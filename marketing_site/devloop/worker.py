@@ -369,7 +369,7 @@ class Worker:
 
         try:
             reload_page = dev_compile.copy_assets(self.app, paths)
-        except BaseException as error:  # noqa: BLE001
+        except BaseException as error:  # noqa: BLE001 - said; the next save copies again
             self.report(error, "copying assets")
             return
         self.send("assets", paths=[str(p) for p in paths], reload=reload_page)
