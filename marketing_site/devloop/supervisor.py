@@ -187,8 +187,10 @@ class Supervisor:
     def start_vite(self) -> None:
         if self.vite is not None:
             return
+        from marketing_site.devloop.worker import quiet_reflex_routine
         from marketing_site.reflex_internals import dev_compile
 
+        quiet_reflex_routine()
         command, env, cwd = dev_compile.frontend_command(self.frontend_port)
         self.vite = subprocess.Popen(
             command,
@@ -206,12 +208,8 @@ class Supervisor:
         assert self.vite is not None and self.vite.stdout is not None
         for line in self.vite.stdout:
             stripped = line.strip()
-            # Vite's banner names its own addresses; the loop says the one to open.
-            if not stripped or "Local:" in stripped or "Network:" in stripped or "VITE_CONFIG_NATIVE" in stripped:
-                continue
-            if "configLoader" in stripped or "ESM syntax" in stripped or stripped.startswith("$ react-router"):
-                continue
-            say(f"[vite] {stripped}", "info")
+            if stripped and not any(routine in stripped for routine in VITE_ROUTINE):
+                say(f"[vite] {stripped}", "info")
 
     def _wait_for_frontend(self) -> None:
         while not self.stop.is_set():
@@ -511,6 +509,29 @@ class Supervisor:
 
 
 FORWARDED = (Kind.CONTENT, Kind.PYTHON, Kind.ASSET, Kind.STYLE)
+# What Vite says on every start and update, which the loop's own lines already say (the address
+# to open, what was updated); its warnings and errors are shown.
+VITE_ROUTINE = (
+    "Local:",
+    "Network:",
+    "VITE_CONFIG_NATIVE",
+    "configLoader",
+    "ESM syntax",
+    "$ react-router",
+    "Relaunching with",
+    "hmr update",
+    "hmr invalidate",
+    "page reload",
+    "program reload",
+    "(ssr) connected",
+    "Config changed",
+    "Config saved",
+    "[optimizer]",
+    "optimized dependencies changed",
+    "new dependencies optimized",
+    "Files in the public directory are served at the root path",
+    "Instead of /public/",
+)
 
 
 def main() -> int:
