@@ -86,8 +86,14 @@ OUTBOX_SEND_ATTEMPTS = Counter(
 
 # ----------------------------------------------------------------------------- audience, limits
 
-BEACON_OUTCOMES = ("counted", "robot", "invalid", "rate_limited")
+BEACON_OUTCOMES = ("counted", "robot", "invalid", "rate_limited", "over_quota")
 AUDIENCE_BEACONS = Counter(f"{PREFIX}_audience_beacons", "Page-view beacons, by outcome.", ["outcome"])
+# Counted views that never reach the daily totals: a combination the database refuses, the bound
+# of an outage passed, a stop while the database was away.
+VIEW_LOSS_REASONS = ("refused", "outage", "shutdown")
+AUDIENCE_VIEWS_LOST = Counter(
+    f"{PREFIX}_audience_views_lost", "Counted page views never written to the daily totals, by reason.", ["reason"]
+)
 
 # The key families of the site's rate limiters (the part of a key before ':') and their names.
 RATE_LIMITS = {
@@ -172,6 +178,8 @@ for _outcome in SEND_OUTCOMES:
     OUTBOX_SEND_ATTEMPTS.labels(outcome=_outcome)
 for _outcome in BEACON_OUTCOMES:
     AUDIENCE_BEACONS.labels(outcome=_outcome)
+for _reason in VIEW_LOSS_REASONS:
+    AUDIENCE_VIEWS_LOST.labels(reason=_reason)
 for _limit in (*RATE_LIMITS.values(), "other"):
     RATE_LIMIT_REFUSALS.labels(limit=_limit)
 for _outcome in LOGIN_OUTCOMES:

@@ -17,11 +17,13 @@ from marketing_site import routes
 from marketing_site.content.lead_forms import FORMS
 from marketing_site.db.leads import ATTRIBUTION
 from marketing_site.services.client_address import visitor_address
+from marketing_site.services.contact_patterns import first_non_text
 from marketing_site.services.leads import HONEYPOT_FIELD, MAX_TEXT_LENGTH, contact_json_schema, submit_lead
 from marketing_site.settings import get_settings
 
 PATH = "/api/v1/mail/send"
 MAX_BODY_BYTES = 16 * 1024
+NOT_TEXT_MESSAGE = "not text (a lone surrogate such as \\ud800, or a noncharacter such as \\uffff)."
 
 
 async def _read_limited(request: Request) -> bytes | None:
@@ -38,7 +40,8 @@ async def _read_limited(request: Request) -> bytes | None:
 
 
 async def read_json_object(request: Request) -> dict | JSONResponse:
-    """The JSON object a POST carries, or the response refusing it (415, 400, 413, 422).
+    """The JSON object a POST carries, or the response refusing it (415, 400, 413, 422): not
+    JSON, not an object, or a string in it (a key or a value, at any depth) that is not text.
 
     Every JSON door of the site (leads, bookings) reads its body here: same limits, same answers.
     """
@@ -59,6 +62,11 @@ async def read_json_object(request: Request) -> dict | JSONResponse:
         return JSONResponse({"errors": {"body": "Nested too deeply."}}, 422)
     if not isinstance(payload, dict):
         return JSONResponse({"errors": {"body": "Must be a JSON object."}}, 422)
+    # Valid JSON, and yet no text: "\ud800" decodes to a lone surrogate, which no database, log
+    # or mail can carry. Whatever field holds it, known or not, nothing of the body goes further.
+    where = first_non_text(payload)
+    if where is not None:
+        return JSONResponse({"errors": {"body": f"{where}: {NOT_TEXT_MESSAGE}"}}, 422)
     return payload
 
 
