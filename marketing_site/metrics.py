@@ -74,6 +74,10 @@ LEADS_REFUSED = Counter(f"{PREFIX}_leads_refused", "Lead submissions refused, by
 BOOKING_OUTCOMES = ("booked", "duplicate", "invalid", "taken", "rate_limited", "over_budget")
 BOOKINGS = Counter(f"{PREFIX}_bookings", "Demo booking requests, by outcome.", ["outcome"])
 BOOKING_CANCELLATIONS = Counter(f"{PREFIX}_booking_cancellations", "Demo bookings cancelled by their link.")
+BOOKINGS_ABOVE_DAILY_FIGURE = Counter(
+    f"{PREFIX}_bookings_above_daily_figure",
+    "Bookings made while the site already had BOOKING_ALERT_PER_DAY in the last 24 hours (an alert, not a refusal).",
+)
 
 # ----------------------------------------------------------------------------- mail outbox
 
@@ -100,8 +104,6 @@ RATE_LIMITS = {
     "ip": "lead_per_ip",
     "email": "lead_per_email",
     "booking-ip": "booking_per_ip",
-    "booking-email": "booking_budget_per_email",
-    "booking-site": "booking_budget_per_day",
     "login-ip": "login_per_ip",
     "audience-ip": "audience_per_ip",
     "reset-ip": "password_reset_per_ip",

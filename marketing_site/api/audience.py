@@ -17,8 +17,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from marketing_site.api.mail import client_ip
-from marketing_site.services.contact_patterns import first_non_text
 from marketing_site.services import audience
+from marketing_site.services.contact_patterns import first_non_text
 
 PATH = "/api/v1/audience"
 MAX_BODY_BYTES = 2048

@@ -283,7 +283,9 @@ def _write_isolating(counts: Counter[tuple[date, View]]) -> tuple[int, Counter[t
                 return written, left
             if len(part) == 1:
                 views = part[0][1]
-                log.error("audience: %d views dropped, the database refuses their values (%s)", views, type(error).__name__)
+                log.error(
+                    "audience: %d views dropped, the database refuses their values (%s)", views, type(error).__name__
+                )
                 metrics.AUDIENCE_VIEWS_LOST.labels(reason="refused").inc(views)
                 continue
             middle = len(part) // 2
