@@ -367,3 +367,71 @@ def test_metrics_pass_only_from_the_named_scraper_and_with_the_token(proxied):
         scraped = client.get(proxied.origin + "/metrics", headers=token)
     assert scraped.status_code == 200
     assert "site_http_requests_total" in scraped.text
+
+
+class _Machine:
+    """A machine behind the proxy whose database is down: readiness 503 `down`, and a lead POST
+    still answered (as the app answers what needs no database). Counts what reaches it."""
+
+    def __init__(self):
+        import http.server
+        import json
+        import threading
+        from collections import Counter
+
+        self.hits: Counter[str] = Counter()
+        machine = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _answer(self, status: int, body: dict) -> None:
+                machine.hits[self.path] += 1
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):
+                self._answer(503, {"status": "down"})
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                self._answer(200, {"status": "accepted"})
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.address = f"127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_readiness_polled_through_the_proxy_never_takes_a_machine_out(workdir, proxy_build):
+    """Issue 39, finding 9: during a database outage an uptime poller's 503s from /api/v1/health
+    counted as upstream failures (passed to the next machine, each counted against one): both
+    machines were taken out and 576 lead POSTs got 502 "no live upstreams" for 11 s. Readiness
+    has a location of its own (`proxy_next_upstream off`): each poll asks one machine and gets its
+    answer, and the machines stay in for everything else."""
+    ensure_nginx()
+    machines = [_Machine(), _Machine()]
+    proxy = NginxProxy(workdir, proxy_build.build, proxy_build.maps, [m.address for m in machines])
+    proxy.write_config()
+    proxy.start()
+    try:
+        with _client() as client:
+            for _ in range(12):  # four times the shipped max_fails of each machine
+                polled = client.get(proxy.origin + "/api/v1/health")
+                assert (polled.status_code, polled.json()) == (503, {"status": "down"})
+            assert sum(machine.hits["/api/v1/health"] for machine in machines) == 12  # one machine a poll
+            posted = [client.post(proxy.origin + API, json=lead_payload()).status_code for _ in range(6)]
+        assert posted == [200] * 6
+        assert all(machine.hits[API] for machine in machines)  # both machines still take requests
+    finally:
+        proxy.stop()
+        for machine in machines:
+            machine.stop()
