@@ -76,6 +76,8 @@ _EMPTY_MEANS_DEFAULT = frozenset(
         "sentry_environment",
         "rate_limit_ipv6_prefix",
         "audience_sources_per_day",
+        "audience_sources_per_address",
+        "audience_combinations_per_address",
         "booking_budget_per_email",
         "booking_budget_per_ip",
         "booking_alert_per_day",
@@ -237,6 +239,12 @@ class Settings(BaseSettings):
     # views of any further source that day are counted under "(other)". Real campaigns bring
     # a few dozen; a client sending a new tag with every beacon would add rows without end.
     audience_sources_per_day: Count = 200
+    # What one client address (an IPv6 /64) may add in a UTC day: new sources (beyond, its views
+    # of a further source are counted under "(other)": it cannot take the day's sources from the
+    # real campaigns), and distinct combinations of page, language, source and device, one row
+    # of the daily totals each (beyond, a view of a new combination is not counted).
+    audience_sources_per_address: Count = 10
+    audience_combinations_per_address: Count = 100
     # Operations (docs/operations.md). GET /metrics answers Prometheus' scrape with this bearer
     # token (METRICS_TOKEN_MIN_LENGTH characters at least); empty: no metrics (404), and the
     # workers keep no metric files.

@@ -21,7 +21,14 @@ def _settings_cleared():
     from marketing_site import db, settings
     from marketing_site.services import audience, booking, leads
 
-    for cached in (settings.get_settings, db.engine_for, leads._limiters, booking._limiter, audience._limiter):
+    for cached in (
+        settings.get_settings,
+        db.engine_for,
+        leads._limiters,
+        booking._limiter,
+        audience._limiter,
+        audience._quotas,
+    ):
         cached.cache_clear()
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import logging
 import random
 import re
@@ -43,7 +44,14 @@ from marketing_site.db import new_session, refused_content
 from marketing_site.db.audience import DIMENSIONS, HOST_MAX, ROLLUPS, UTM_MAX, PagePathDay, PageViewDay, VisitSourceDay
 from marketing_site.db.leads import ATTRIBUTION, Lead
 from marketing_site.services.contact_patterns import TEXT_PATTERN, is_text
-from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
+from marketing_site.services.rate_limit import (
+    DailyQuota,
+    RateLimiter,
+    RedisDailyQuota,
+    RedisRateLimiter,
+    make_daily_quota,
+    make_rate_limiter,
+)
 from marketing_site.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -452,6 +460,46 @@ def _limiter() -> RateLimiter | RedisRateLimiter:
     return make_rate_limiter(get_settings().audience_rate_limit_per_minute, 60)
 
 
+# ----------------------------------------------------------------------------- what one address adds
+
+
+@lru_cache(maxsize=1)
+def _quotas() -> tuple[DailyQuota | RedisDailyQuota, DailyQuota | RedisDailyQuota]:
+    settings = get_settings()
+    return (
+        make_daily_quota(settings.audience_sources_per_address, "audience-sources"),
+        make_daily_quota(settings.audience_combinations_per_address, "audience-combinations"),
+    )
+
+
+def _digest(parts: tuple[str, ...]) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:24]
+
+
+def within_address_quota(view: View, client_ip: str, day: date) -> View | None:
+    """The view as this address may still add it today, or None.
+
+    One address, in a UTC day: AUDIENCE_SOURCES_PER_ADDRESS new sources (a referring host and its
+    tags), after which its views of any further source are counted under OTHER, so it cannot take
+    the day's AUDIENCE_SOURCES_PER_DAY from the real campaigns; and AUDIENCE_COMBINATIONS_PER_ADDRESS
+    distinct combinations (page, language, source, device: one row of the daily totals each),
+    after which a view of a new combination is not counted (its known ones still are). So one
+    address adds that many rows a day at most, whatever its beacons carry (issue 39: 49,700 a
+    day). The quotas are kept by a keyed hash of the address and the day (never the address,
+    and no link from one day to the next), in Redis when set."""
+    from marketing_site.services.sessions import id_hash
+
+    today = day.isoformat()
+    client = id_hash(f"audience-client:{today}:{client_ip}")[:24]
+    sources, combinations = _quotas()
+    source = _source(view)
+    if source not in (_DIRECT, _OTHER_SOURCE) and not sources.admit(client, _digest(source), today):
+        view = dataclasses.replace(view, **dict(zip(SOURCE_FIELDS, _OTHER_SOURCE, strict=True)))
+    if not combinations.admit(client, _digest(dataclasses.astuple(view)), today):
+        return None
+    return view
+
+
 @dataclasses.dataclass(frozen=True)
 class BeaconResult:
     status: str  # counted | ignored (robot, not a page) | rate_limited
@@ -459,7 +507,8 @@ class BeaconResult:
 
 
 def record(payload: Any, client_ip: str, user_agent: str | None) -> BeaconResult:
-    """Count one page view, unless a robot sent it or the address sends too many."""
+    """Count one page view, unless a robot sent it, the address sends too many, or it would be
+    a new combination past the address's quota of the day (`within_address_quota`)."""
     if is_bot(user_agent):
         metrics.AUDIENCE_BEACONS.labels(outcome="robot").inc()
         return BeaconResult("ignored")
@@ -471,7 +520,12 @@ def record(payload: Any, client_ip: str, user_agent: str | None) -> BeaconResult
     if view is None:
         metrics.AUDIENCE_BEACONS.labels(outcome="invalid").inc()
         return BeaconResult("ignored")
-    BUFFER.add(view)
+    today = _today()
+    view = within_address_quota(view, client_ip, today)
+    if view is None:
+        metrics.AUDIENCE_BEACONS.labels(outcome="over_quota").inc()
+        return BeaconResult("ignored")
+    BUFFER.add(view, today)
     metrics.AUDIENCE_BEACONS.labels(outcome="counted").inc()
     return BeaconResult("counted")
 
