@@ -336,8 +336,11 @@ def email_lookup_forms(email: str) -> frozenset[str]:
     Intake (`validate_contact`) stores an email stripped, NFC, its domain readable and lower-case;
     mail headers carry the domain in IDNA. So an address typed with another case, in NFD, or with
     its domain in punycode or Unicode gives the same forms here, and a data-subject lookup or
-    erasure finds what intake stored. The local part is ASCII (the pattern's dot-atom): lower-case
-    compares it as SQL's lower() does. An address the form would refuse (a provider's claim such as
+    erasure finds what intake stored. The domain's IDNA 2003 mapping is one more form: IDNA 2008
+    (what intake writes) keeps ß and ς, IDNA 2003 maps them to ss and σ, so `faß.example` and
+    `fass.example` are one address to a mail program of either age (two writings are one address
+    when their forms meet). The local part is ASCII (the pattern's dot-atom): lower-case compares it as
+    SQL's lower() does. An address the form would refuse (a provider's claim such as
     `user@localhost`) still gives its stripped, NFC, lower-case self."""
     value = unicodedata.normalize("NFC", (email or "").replace("\t", " ").strip(" \u00a0\u202f\n\r"))
     forms = {value.lower()}
@@ -345,7 +348,26 @@ def email_lookup_forms(email: str) -> frozenset[str]:
         converted = _email_forms(value)
         if converted is not None:
             forms.update(form.lower() for form in converted)
+        forms |= {
+            f"{local}@{mapped}"
+            for local, _, domain in (form.rpartition("@") for form in forms)
+            for mapped in _idna2003_forms(domain)
+        }
     return frozenset(form for form in forms if form)
+
+
+def _idna2003_forms(domain: str) -> set[str]:
+    """A domain as IDNA 2003 writes it (Python's `idna` codec, nameprep: ß → ss, ς → σ), in ASCII
+    and readable; none when it has no such form."""
+    try:
+        readable = idna.decode(domain) if "xn--" in domain else domain
+    except idna.IDNAError:
+        readable = domain
+    try:
+        ascii_form = readable.encode("idna").decode("ascii").lower()
+        return {ascii_form, ascii_form.encode("ascii").decode("idna").lower()}
+    except UnicodeError:
+        return set()
 
 
 class LeadInput(ContactFields):
