@@ -135,3 +135,43 @@ def test_a_database_error_that_is_no_outage_is_still_a_500_with_a_reference(tmp_
         assert "retry-after" not in answer.headers
     finally:
         _settings_cleared()
+
+
+def test_readiness_says_down_when_the_database_never_answers_instead_of_hanging(tmp_path, monkeypatch):
+    """A machine cut off from its database: a PostgreSQL address that accepts the connection
+    and never says a word (as a link that drops every packet after the handshake). libpq has
+    no connect timeout of its own; the site's (db.CONNECT_TIMEOUT_SECONDS) makes readiness
+    answer `down` while the connection would still hang, and liveness answers all along."""
+    import socket
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    silent = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                held.append(silent.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    monkeypatch.setenv("DATABASE_URL", f"postgresql+psycopg://site@127.0.0.1:{silent.getsockname()[1]}/site")
+    _settings_cleared()
+    try:
+        from marketing_site.api import api_app
+
+        client = TestClient(api_app(), raise_server_exceptions=False)
+        with ThreadPoolExecutor(1) as pool:
+            ready = pool.submit(client.get, "/api/v1/health")
+            assert client.get("/api/v1/health/live").json() == {"status": "alive"}
+            # Far beyond the timeout; without one the answer never comes.
+            answer = ready.result(timeout=60)
+        assert (answer.status_code, answer.json()) == (503, {"status": "down"})
+        assert held  # the connection was made, and the database never answered it
+    finally:
+        silent.close()
+        for connection in held:
+            connection.close()
+        _settings_cleared()

@@ -360,3 +360,21 @@ def test_what_the_field_rules_accept_is_clean_whatever_the_text(value):
         assert all(_clean(kept) for kept in check.values.values())
     _lead, errors = leads.validate({**lead_payload(), "text": value})
     assert "text" in errors or _clean(value, breaks=True)
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
+def test_the_log_writes_c1_bidi_and_non_text_characters_as_escapes(as_json):
+    """What a visitor's text brings into a log line (a refused value quoted, a path) is written
+    escaped: a terminal acts on no C1 control (CSI), a reader sees no line reordered by a bidi
+    override, and a lone surrogate neither breaks the stream nor is lost (JSON: the same text
+    back)."""
+    from marketing_site.logs import RedactingFormatter
+
+    text = "a\x9b31mb\u202ec\u2066d\x85e\ud800f\U0001fffeg\u200fh"
+    record = logging.LogRecord("marketing_site.test", logging.WARNING, __file__, 1, "value %s", (text,), None)
+    line = RedactingFormatter(as_json=as_json).format(record)
+    assert is_text(line) and not FORBIDDEN.search(line) and "\u200f" not in line
+    for escape in ("\\u009b", "\\u202e", "\\u2066", "\\u0085", "\\ud800", "\\ud83f\\udffe", "\\u200f"):
+        assert escape in line
+    if as_json:
+        assert json.loads(line)["msg"] == f"value {text}"
