@@ -3,9 +3,10 @@
 GET  /api/v1/booking/slots   the slots a visitor can book now (UTC ids; the browser shows them
                              in the visitor's zone)
 POST /api/v1/booking         book one: 201 booked · 409 slot taken · 422 per-field errors · 429
-                             too many attempts from this address (an IPv6 /64), or a budget
-                             spent (this email's, the site's: BOOKING_BUDGET_*), with Retry-After
-                             and the reason in `errors.form`, which the widget shows
+                             too many attempts from this address (an IPv6 /64), or a client's
+                             budget spent (its email's, its address's: BOOKING_BUDGET_*), with
+                             Retry-After and the reason in `errors.form`, which the widget shows ·
+                             503 Retry-After, the database cannot be reached (api/unavailable.py)
 GET  /api/v1/booking/cancel  the cancel link of the visitor's mail: a confirmation page (a GET
                              changes nothing, so a mail scanner following the link cancels nothing)
 POST /api/v1/booking/cancel  cancels: frees the slot and mails METHOD:CANCEL to both sides

@@ -1,6 +1,8 @@
 """POST /api/v1/mail/send: the lead forms' JSON API (SPEC §7), and its OpenAPI schema.
 
-200 accepted · 413 body too large · 415 not JSON · 422 per-field errors · 429 Retry-After.
+200 accepted · 413 body too large · 415 not JSON · 422 per-field errors, or a string that is no
+text anywhere in the body · 429 Retry-After · 503 Retry-After: the database cannot be reached
+(api/unavailable.py; nothing stored, the same request may be sent again).
 Only the status matters to the site's forms; the JSON bodies help other clients.
 """
 
@@ -158,12 +160,18 @@ OPENAPI = {
                     "413": {"description": "Body larger than 16 KiB."},
                     "415": {"description": "Body is not JSON."},
                     "422": {
-                        "description": "Invalid fields; messages on the contact fields are in `lang`.",
+                        "description": "Invalid fields (messages on the contact fields are in `lang`), or a "
+                        "string that is no text anywhere in the body (a lone surrogate, a noncharacter).",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}},
                     },
                     "429": {
                         "description": "Too many requests from this address or for this email; retry "
                         "after Retry-After seconds.",
+                        "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+                    },
+                    "503": {
+                        "description": "The database cannot be reached for a moment: nothing was stored; send "
+                        "the same request again (with its Idempotency-Key) after Retry-After seconds.",
                         "headers": {"Retry-After": {"schema": {"type": "integer"}}},
                     },
                 },
