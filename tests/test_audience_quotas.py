@@ -8,7 +8,6 @@ no address. Through the beacon route, on a real SQLite database."""
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from datetime import UTC, datetime
 
@@ -168,18 +167,6 @@ def test_the_quota_admits_exactly_its_limit_then_only_known_members_and_starts_a
     assert [quota.admit("a", member, "2026-11-27") for member in "xyzw"] == [True, True, True, False]
     assert quota.admit("a", "x", "2026-11-27") and quota.admit("b", "w", "2026-11-27")
     assert quota.admit("a", "w", "2026-11-28")
-
-
-@pytest.fixture(scope="module")
-def redis_url():
-    if os.environ.get("TEST_REDIS_URL"):
-        yield os.environ["TEST_REDIS_URL"]
-        return
-    server = PrivateRedis().start()
-    try:
-        yield server.url
-    finally:
-        server.kill()
 
 
 def test_workers_share_the_quota_through_redis_and_redis_holds_no_address(quotas, redis_url, monkeypatch):

@@ -14,7 +14,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from servers import SmtpSink
 
 CONTACT = {"name": "Lefèvre", "firstname": "Hélène", "phone": "+33 1 23 45 67 89", "company": "Banque Exemple"}
 _ATEXT = "abcXYZ019!#$%&'*+/=?^_`{|}~-"
@@ -38,22 +37,16 @@ def _run(coro):
         return pool.submit(asyncio.run, coro).result()
 
 
-@pytest.fixture(scope="module")
-def sink():
-    server = SmtpSink().start()
-    yield server
-    server.stop()
-
-
 @pytest.fixture
-def smtp(sink, monkeypatch):
+def sending(smtp, monkeypatch):
+    """The settings of the session's SMTP server (conftest.py's `smtp`)."""
     from marketing_site.settings import get_settings
 
     monkeypatch.setenv("SMTP_HOST", "127.0.0.1")
-    monkeypatch.setenv("SMTP_PORT", str(sink.port))
+    monkeypatch.setenv("SMTP_PORT", str(smtp.port))
     monkeypatch.setenv("SMTP_STARTTLS", "false")
     get_settings.cache_clear()
-    yield sink
+    yield smtp
     get_settings.cache_clear()
 
 
@@ -66,7 +59,7 @@ def test_the_address_no_header_can_carry_is_refused_at_intake():
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(email=addresses)
-def test_any_address_intake_accepts_is_sent_through_the_smtp_server(smtp, email):
+def test_any_address_intake_accepts_is_sent_through_the_smtp_server(sending, email):
     from marketing_site.db.leads import OutboxMessage, utcnow
     from marketing_site.services import leads, mail
     from marketing_site.settings import get_settings
@@ -88,9 +81,9 @@ def test_any_address_intake_accepts_is_sent_through_the_smtp_server(smtp, email)
         created_at=utcnow(),
     )
     composed = mail.compose(message)
-    received = len(smtp.envelopes)
+    received = len(sending.envelopes)
     _run(mail.deliver(composed))
-    _, recipients, data = smtp.envelopes[received]
+    _, recipients, data = sending.envelopes[received]
     assert recipients == (check.email_ascii,)
     assert f"Reply-To: {check.email_ascii}".encode() in data
     assert leads.email_for_headers(stored) == check.email_ascii  # the stored form writes back the same

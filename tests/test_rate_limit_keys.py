@@ -14,32 +14,18 @@ resets) counts an address whatever its letter case (booking budgets: tests/test_
 from __future__ import annotations
 
 import ipaddress
-import os
 import uuid
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lead_payloads import lead_payload
-from servers import PrivateRedis, free_port
+from servers import free_port
 
 from marketing_site.api.mail import visitor_address
 from marketing_site.services.client_address import parse_address
 from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, address_key
 from marketing_site.settings import get_settings
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    if os.environ.get("TEST_REDIS_URL"):
-        yield os.environ["TEST_REDIS_URL"]
-        return
-    server = PrivateRedis().start()
-    try:
-        yield server.url
-    finally:
-        server.kill()
 
 
 def _redis_limiter(url: str, limit: int, window: float) -> RedisRateLimiter:

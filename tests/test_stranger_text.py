@@ -135,24 +135,19 @@ def _post_json(client: TestClient, path: str, payload: dict, **headers: str):
     return client.post(path, content=json.dumps(payload), headers={"Content-Type": "application/json", **headers})
 
 
-LEAD_FIELDS = [
-    "name",
-    "firstname",
-    "phone",
-    "company",
-    "email",
-    "text",
-    "subject",
-    "lang",
-    "website",
+# Where a visit came from, and what no door reads: the fields every JSON door may be sent.
+ATTRIBUTION_AND_UNKNOWN = [
     "attribution.landing_page",
     "attribution.referrer",
     "attribution.utm_source",
-    "attribution.utm_campaign",
-    "attribution.utm_term",
     "note",
     "<key>",
-    "extra[]",
+]
+CONTACT_FIELDS = ["name", "firstname", "phone", "company", "email"]
+LEAD_FIELDS = [
+    *CONTACT_FIELDS,
+    *ATTRIBUTION_AND_UNKNOWN,
+    *("text", "subject", "lang", "website", "attribution.utm_campaign", "attribution.utm_term", "extra[]"),
 ]
 
 
@@ -187,20 +182,7 @@ def test_a_lead_carrying_any_json_text_is_refused_or_goes_clean_through_mail_con
     assert all(_clean(str(header)) for header in sent.values())
 
 
-BOOKING_FIELDS = [
-    "name",
-    "company",
-    "email",
-    "phone",
-    "slot",
-    "timezone",
-    "lang",
-    "attribution.utm_source",
-    "attribution.landing_page",
-    "attribution.referrer",
-    "note",
-    "<key>",
-]
+BOOKING_FIELDS = [*CONTACT_FIELDS, *ATTRIBUTION_AND_UNKNOWN, "slot", "timezone", "lang"]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
