@@ -23,7 +23,7 @@ from marketing_site.services import sessions
         (["<issuer>"], False),
     ],
 )
-def test_a_callback_naming_its_issuer_more_than_once_is_refused(database, monkeypatch, issuers, refused):  # noqa: F811
+def test_a_callback_naming_its_issuer_more_than_once_is_refused(database, monkeypatch, issuers, refused):  # noqa: F811 - the fixture imported above, asked for by name
     provider = _Provider(extra_metadata={"authorization_response_iss_parameter_supported": True})
     try:
         client = _api(monkeypatch, provider.issuer)

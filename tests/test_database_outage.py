@@ -8,6 +8,7 @@ taken (its buffer keeps the views). Once the database is back, the same request 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from lead_payloads import lead_payload
@@ -57,9 +58,7 @@ def unreachable(request, tmp_path, monkeypatch):
         migrated_sqlite_copy(tmp_path / "site.db")
         _settings_cleared()
 
-    client = TestClient(api_app(), raise_server_exceptions=False)
-    client.back = back  # type: ignore[attr-defined]
-    yield client
+    yield SimpleNamespace(client=TestClient(api_app(), raise_server_exceptions=False), back=back)
     from marketing_site.services import audience
 
     audience.BUFFER.cancel_timer()
@@ -82,33 +81,31 @@ def _assert_retry_later(response) -> None:
 
 
 def test_every_write_answers_503_with_retry_after_and_a_retry_goes_through_once_it_is_back(unreachable):
+    site = unreachable.client
     from marketing_site.services import booking
 
-    lead = unreachable.post("/api/v1/mail/send", json=lead_payload(), headers={"Idempotency-Key": "k-1"})
+    lead = site.post("/api/v1/mail/send", json=lead_payload(), headers={"Idempotency-Key": "k-1"})
     _assert_retry_later(lead)
     assert lead.json()["retry_after"] == int(lead.headers["retry-after"])
     contact = {k: v for k, v in lead_payload().items() if k in ("name", "firstname", "phone", "company", "email")}
     demo = {**contact, "slot": _slot(), "lang": "fr", "timezone": "Europe/Paris"}
-    _assert_retry_later(unreachable.post("/api/v1/booking", json=demo, headers={"Idempotency-Key": "k-2"}))
-    _assert_retry_later(unreachable.get("/api/v1/booking/slots"))
+    _assert_retry_later(site.post("/api/v1/booking", json=demo, headers={"Idempotency-Key": "k-2"}))
+    _assert_retry_later(site.get("/api/v1/booking/slots"))
     token = booking.cancel_token("A" * 24, datetime.now(UTC) + timedelta(days=1))
-    _assert_retry_later(unreachable.post(booking.CANCEL_PATH, data={"token": token}))
+    _assert_retry_later(site.post(booking.CANCEL_PATH, data={"token": token}))
     # What needs no database still answers: the beacon (kept in memory), liveness, a readiness
     # that says why it is not ready.
     beacon = {"path": "/", "lang": "fr", "device": "desktop"}
-    assert unreachable.post("/api/v1/audience", json=beacon, headers={"User-Agent": BROWSER}).status_code == 204
-    assert unreachable.get("/api/v1/health/live").json() == {"status": "alive"}
-    ready = unreachable.get("/api/v1/health")
+    assert site.post("/api/v1/audience", json=beacon, headers={"User-Agent": BROWSER}).status_code == 204
+    assert site.get("/api/v1/health/live").json() == {"status": "alive"}
+    ready = site.get("/api/v1/health")
     assert (ready.status_code, ready.json()) == (503, {"status": "down"})
 
     unreachable.back()
-    assert (
-        unreachable.post("/api/v1/mail/send", json=lead_payload(), headers={"Idempotency-Key": "k-1"}).status_code
-        == 200
-    )
-    again = unreachable.post("/api/v1/mail/send", json=lead_payload(), headers={"Idempotency-Key": "k-1"})
+    assert site.post("/api/v1/mail/send", json=lead_payload(), headers={"Idempotency-Key": "k-1"}).status_code == 200
+    again = site.post("/api/v1/mail/send", json=lead_payload(), headers={"Idempotency-Key": "k-1"})
     assert again.status_code == 200  # the visitor's retry: the same lead, not a second one
-    booked = unreachable.post("/api/v1/booking", json=demo, headers={"Idempotency-Key": "k-2"})
+    booked = site.post("/api/v1/booking", json=demo, headers={"Idempotency-Key": "k-2"})
     assert booked.status_code == 201, booked.text
     from lead_payloads import stored_rows
 
