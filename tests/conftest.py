@@ -36,6 +36,7 @@ from servers import (
     BIN,
     ROOT,
     WEB_DIR,
+    PrivateRedis,
     SiteServer,
     SmtpSink,
     drop_test_databases,
@@ -114,6 +115,21 @@ CONSOLE_ADMIN_USER = {
     "family_name": "Martin",
     ROLES_CLAIM: ["ADVISOR", "SITE_ADMIN"],
 }
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A Redis for the tests that need one without a site: CI's (TEST_REDIS_URL), else a
+    redis-server of the session's own on a loopback port. Tests give their keys a prefix of
+    their own."""
+    if os.environ.get("TEST_REDIS_URL"):
+        yield os.environ["TEST_REDIS_URL"]
+        return
+    server = PrivateRedis().start()
+    try:
+        yield server.url
+    finally:
+        server.kill()
 
 
 @pytest.fixture(scope="session")

@@ -57,7 +57,7 @@ def people(service, monkeypatch):
     for name, value in UNBOUNDED_INTAKE.items():
         monkeypatch.setenv(name, value)
     settings.get_settings.cache_clear()
-    for cached in (booking._limiter, booking._budgets):
+    for cached in (booking._limiter,):
         cached.cache_clear()
     booking._busy_feed.clear()
     slots = booking.available_slots()
@@ -113,7 +113,7 @@ def people(service, monkeypatch):
                 )
             )
     yield
-    for cached in (booking._limiter, booking._budgets):
+    for cached in (booking._limiter,):
         cached.cache_clear()
     booking._busy_feed.clear()
 

@@ -40,7 +40,7 @@ def _clear_caches() -> None:
     from marketing_site import db, settings
     from marketing_site.services import booking, leads
 
-    for cached in (settings.get_settings, db.engine_for, leads._limiters, booking._limiter, booking._budgets):
+    for cached in (settings.get_settings, db.engine_for, leads._limiters, booking._limiter):
         cached.cache_clear()
     booking._busy_feed.clear()
 
