@@ -16,7 +16,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 # No look-up of Reflex's latest version on PyPI (`reflex export` and `reflex run` make one otherwise).
 export REFLEX_CHECK_LATEST_VERSION := false
 
-.PHONY: run dev test test-fast mutate bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
+.PHONY: run dev test test-fast screen-reader-logs mutate bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
 # Backend worker processes of `make run`: more than one needs REFLEX_REDIS_URL (shared state, rate
 # limits and booking budgets), or the start is refused (settings.refuse_unshared_workers).
 WORKERS ?= 1
@@ -59,6 +59,13 @@ java:
 OIDC_PROVIDER := tests/oidc-provider/node_modules/oidc-provider/package.json
 $(OIDC_PROVIDER): tests/oidc-provider/package-lock.json
 	npm ci --prefix tests/oidc-provider --no-audit --no-fund --loglevel=error
+	touch $@
+
+# Guidepup's virtual screen reader for tests/test_screen_reader.py (its browser bundle is injected
+# into the pages), exactly as tests/screen-reader/package-lock.json says.
+SCREEN_READER := tests/screen-reader/node_modules/@guidepup/virtual-screen-reader/package.json
+$(SCREEN_READER): tests/screen-reader/package-lock.json
+	npm ci --prefix tests/screen-reader --no-audit --no-fund --loglevel=error
 	touch $@
 
 # django-oauth-toolkit 3.4.1 (a widely deployed provider, not certified) for tests/test_auth_dot.py,
@@ -168,7 +175,7 @@ ENGINE_ONLY_TESTS = tests/test_nginx.py tests/test_prometheus.py tests/test_mach
 	tests/test_browser_leads.py tests/test_browser_booking.py tests/test_console.py \
 	tests/test_client_address.py tests/test_routes_http.py tests/test_security.py tests/test_outbox_stall.py
 
-test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER)
+test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER) $(SCREEN_READER)
 	@mkdir -p test-artifacts; engines=""; ignore=""; \
 	if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
 		echo "--- the PostgreSQL and Redis lane builds and runs beside this one: test-artifacts/engines.log"; \
@@ -195,6 +202,13 @@ test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVID
 	fi; \
 	[ $$sqlite -eq 0 ] && [ $$status -eq 0 ]
 
+
+# The screen-reader journeys' logs (docs/accessibility/screen-reader/<lang>/), written again from
+# what Guidepup's virtual screen reader says on a fresh test build (tests/test_screen_reader.py;
+# docs/accessibility.md). On SQLite only, whatever the environment: the logs do not depend on it.
+screen-reader-logs:
+	env -u TEST_DATABASE_URL -u TEST_REDIS_URL SCREEN_READER_LOGS=write $(MAKE) --no-print-directory test \
+		PYTEST_ARGS="tests/test_screen_reader.py"
 
 # The tests that need no frontend build, browser or nginx (conftest.py marks the others
 # `needs_build` from their fixtures), on two processes. TEST_WITHOUT_BUILD makes a test that starts
