@@ -147,7 +147,7 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_failure_notice.py::test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference \
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py tests/test_audience_http.py \
 	tests/test_prometheus.py tests/test_metrics_site.py tests/test_client_address.py \
-	tests/test_machines.py tests/test_tab_handover.py tests/test_identity.py \
+	tests/test_machines.py tests/test_tab_handover.py tests/test_identity.py tests/test_screen_reader.py \
 	tests/test_audience_flush.py::test_two_workers_flushing_at_once_lose_no_view \
 	$(filter-out $(ENGINE_EXCLUDED),$(wildcard tests/test_auth*.py)) $(wildcard tests/test_console*.py)
 # The login against django-oauth-toolkit (tests/test_auth_dot.py, 5-8 minutes on this machine:
@@ -167,13 +167,15 @@ SECOND_LANE_TESTS = tests/test_print.py
 # the machines' drills (two ./serve behind nginx, sharing the nginx build) need PostgreSQL; and the
 # browser and protocol tests whose subject is the same on either engine (the pages, the login
 # against the certified provider, the API's schema, the forms in Chromium, the console's pages, the
-# client address, the security headers, a frozen worker), run where production runs: PostgreSQL
+# client address, the security headers, a frozen worker, the screen-reader journeys: about 90 s at
+# load 15, the lane with room for them), run where production runs: PostgreSQL
 # and Redis. The services that talk SQL (leads, outbox, booking, sessions, retention, console
 # queries) still run on both engines.
 ENGINE_ONLY_TESTS = tests/test_nginx.py tests/test_prometheus.py tests/test_machines.py \
 	tests/test_schema.py tests/test_auth_certified.py tests/test_auth_flow.py tests/test_auth_http.py \
 	tests/test_browser_leads.py tests/test_browser_booking.py tests/test_console.py \
-	tests/test_client_address.py tests/test_routes_http.py tests/test_security.py tests/test_outbox_stall.py
+	tests/test_client_address.py tests/test_routes_http.py tests/test_security.py tests/test_outbox_stall.py \
+	tests/test_screen_reader.py
 
 test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER) $(SCREEN_READER)
 	@mkdir -p test-artifacts; engines=""; ignore=""; \

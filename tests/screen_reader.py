@@ -456,7 +456,9 @@ class Reader:
         step.action = ACTIONS[self.transcript.lang]["tabs"].format(target=name)
         return step
 
-    def press(self, key: str, until: str | list[str] | None = None, state: bool = False, then: str | None = None) -> Step:
+    def press(
+        self, key: str, until: str | list[str] | None = None, state: bool = False, then: str | None = None
+    ) -> Step:
         """`key` on the focused element; with `until`, waits until the reader has said it (each
         of them), and
         with `then`, until that function of the page is true (what the step ends with: everything

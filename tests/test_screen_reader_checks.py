@@ -39,18 +39,35 @@ def test_a_control_said_without_a_name_is_found():
         "image, Tableau de bord",
     ]
     assert unnamed_controls(said) == []
-    unnamed = ["button", "link, not expanded", "textbox, required, invalid", "checkbox, not checked", "radio, position 2"]
+    unnamed = [
+        "button",
+        "link, not expanded",
+        "textbox, required, invalid",
+        "checkbox, not checked",
+        "radio, position 2",
+    ]
     assert unnamed_controls(said + unnamed) == unnamed
 
 
 def test_a_checkable_control_or_a_disclosure_said_without_its_state_is_found():
-    assert stateless_controls(["checkbox, Mesure d'audience, not checked", "button, Solutions, 1 control, expanded"]) == []
-    missing = ["checkbox, Mesure d'audience", "radio, 09:30, position 1, set size 9", "button, Personnaliser, 1 control"]
+    assert (
+        stateless_controls(["checkbox, Mesure d'audience, not checked", "button, Solutions, 1 control, expanded"]) == []
+    )
+    missing = [
+        "checkbox, Mesure d'audience",
+        "radio, 09:30, position 1, set size 9",
+        "button, Personnaliser, 1 control",
+    ]
     assert stateless_controls(missing) == missing
 
 
 def test_headings_out_of_order_are_found():
-    page = ["heading, Accueil, level 1", "heading, Offres, level 2", "heading, Engage, level 3", "heading, Blog, level 2"]
+    page = [
+        "heading, Accueil, level 1",
+        "heading, Offres, level 2",
+        "heading, Engage, level 3",
+        "heading, Blog, level 2",
+    ]
     assert heading_problems(page) == []
     assert heading_problems([*page, "heading, Détail, level 3", "heading, Note, level 4"]) == []
     assert heading_problems(["heading, Accueil, level 1", "heading, Engage, level 3"]) == [
@@ -77,8 +94,13 @@ def test_only_whole_pages_are_checked_for_headings():
 
 
 def test_what_changes_from_run_to_run_is_masked_and_nothing_else():
-    assert mask("radio, mar. 2 déc., checked, position 2, set size 14") == "radio, ‹date›, checked, position 2, set size ‹n›"
-    assert mask("polite: Créneau sélectionné : mardi 2 décembre, 09:30") == "polite: Créneau sélectionné : ‹date›, ‹time›"
+    assert (
+        mask("radio, mar. 2 déc., checked, position 2, set size 14")
+        == "radio, ‹date›, checked, position 2, set size ‹n›"
+    )
+    assert (
+        mask("polite: Créneau sélectionné : mardi 2 décembre, 09:30") == "polite: Créneau sélectionné : ‹date›, ‹time›"
+    )
     assert mask("radio, Tue 2 Dec, not checked") == "radio, ‹date›, not checked"
     assert mask("polite: Selected slot: Tuesday, 2 December, 09:30") == "polite: Selected slot: ‹date›, ‹time›"
     assert mask("cell, 2026-11-28 03:15") == "cell, ‹date›"
@@ -101,7 +123,9 @@ def test_the_committed_logs_pass_the_checks(journey, lang):
     path = log_path(journey, lang)
     assert path.exists(), f"{path} is missing: `make screen-reader-logs` writes it"
     transcript = parse(path.read_text(), journey, lang)
-    assert transcript.steps and any(step.reading for step in transcript.steps) == (journey not in ("4-consent", "5-console"))
+    assert transcript.steps and any(step.reading for step in transcript.steps) == (
+        journey not in ("4-consent", "5-console")
+    )
     assert problems(transcript) == []
 
 
