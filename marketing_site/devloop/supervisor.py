@@ -24,6 +24,7 @@ import json
 import multiprocessing
 import os
 import queue
+import re
 import signal
 import socket
 import subprocess
@@ -116,6 +117,7 @@ class Supervisor:
         self.status: dict[str, str] = {"level": "ok", "text": ""}
         self.last_warnings: list[str] = []
         self.announced = False
+        self._after_refusal = False
         self.frontend_up = threading.Event()
         self.released = False
         self.verbose = bool(environ.get("DEV_TIMINGS"))
@@ -208,8 +210,14 @@ class Supervisor:
         assert self.vite is not None and self.vite.stdout is not None
         for line in self.vite.stdout:
             stripped = line.strip()
-            if stripped and not any(routine in stripped for routine in VITE_ROUTINE):
-                say(f"[vite] {stripped}", "info")
+            if not stripped or any(routine in stripped for routine in VITE_ROUTINE):
+                continue
+            if PROXY_REFUSED.search(stripped) or (stripped.startswith("at ") and self._after_refusal):
+                # The backend is starting (or starting again): the tab says so itself.
+                self._after_refusal = True
+                continue
+            self._after_refusal = False
+            say(f"[vite] {stripped}", "info")
 
     def _wait_for_frontend(self) -> None:
         while not self.stop.is_set():
@@ -509,6 +517,8 @@ class Supervisor:
 
 
 FORWARDED = (Kind.CONTENT, Kind.PYTHON, Kind.ASSET, Kind.STYLE)
+# Vite's lines for a request the backend refused (it is starting): said by the tab's own notice.
+PROXY_REFUSED = re.compile(r"(http|ws) proxy error|ECONNREFUSED|ECONNRESET")
 # What Vite says on every start and update, which the loop's own lines already say (the address
 # to open, what was updated); its warnings and errors are shown.
 VITE_ROUTINE = (
