@@ -24,7 +24,15 @@ from marketing_site.components.consent import consent_gate
 from marketing_site.components.error_boundary import site_error_boundary
 from marketing_site.components.layout import site_layout
 from marketing_site.pages import not_found
-from marketing_site.reflex_internals import app_frame, exact_paths, redis_keyspace, reflex_logging, tab_handover
+from marketing_site.reflex_internals import (
+    app_frame,
+    client_state,
+    exact_paths,
+    redis_keyspace,
+    reflex_logging,
+    site_notice,
+    tab_handover,
+)
 from marketing_site.reflex_internals.event_middleware import CountHydrations
 from marketing_site.services import audience, mail, oidc
 from marketing_site.settings import get_settings
@@ -105,12 +113,19 @@ def _render_not_found(lang: str) -> Callable[[], rx.Component]:
     return lambda: site_layout(exact_paths.NOT_FOUND_PROBES[lang], not_found.page(fixed_lang))
 
 
+# The JavaScript that lives beside its Python module (Reflex's shared assets), into this build.
+client_state.link_shared_asset()
+site_notice.link_shared_asset()
+
 app = rx.App(
     html_lang="fr",
     stylesheets=STYLESHEETS,
     head_components=[
         rx.el.style(theme.css_variables(site_origin=get_settings().site_origin)),
         consent_gate(),
+        # Before the first paint: what the browser keeps for the visitor (every client variable
+        # the modules imported above declare) shows at once (reflex_internals/client_state.py).
+        *client_state.head_components(),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
     # Our API routes first, then exact-path serving of the prerendered site in front of them,
