@@ -46,7 +46,7 @@ export function applyClientVars(specs, now, keepShown) {
     } else {
       value = keepShown ? fromToken(spec, root.getAttribute(attribute)) : undefined;
       if (value === undefined) value = stored(spec);
-      if (fromToken(spec, String(value)) !== value) value = spec.fallback;
+      if (value === undefined || fromToken(spec, String(value)) !== value) value = spec.fallback;
     }
     root.setAttribute(attribute, String(value));
     values[spec.name] = value;

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import cached_property
@@ -88,6 +89,13 @@ def token(value: Value) -> str:
     return json.dumps(value) if isinstance(value, bool) else value
 
 
+def _declaring_module() -> str:
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__") == __name__:
+        frame = frame.f_back
+    return frame.f_globals.get("__name__", "") if frame is not None else ""
+
+
 def _epoch_ms(moment: datetime) -> int:
     if moment.tzinfo is None:
         raise ClientVarError(f"{moment!r} has no time zone: a window's bounds are instants")
@@ -121,9 +129,12 @@ class ClientVar:
         self.storage = storage
         self.choices = choices
         self._window = _window
+        self.module = _declaring_module()
         known = REGISTRY.get(name)
-        if known is not None and known.spec_key() != self.spec_key():
-            raise ClientVarError(f"two client variables are named {name!r}")
+        # The same module declaring it again is that module imported again (the dev loop, after
+        # an edit): the new declaration holds. Another module's is a second variable.
+        if known is not None and known.module != self.module:
+            raise ClientVarError(f"two client variables are named {name!r} ({known.module}, {self.module})")
         REGISTRY[name] = self
 
     @classmethod
@@ -134,9 +145,6 @@ class ClientVar:
         if ends is not None and _epoch_ms(ends) <= _epoch_ms(starts):
             raise ClientVarError(f"{name}: ends {ends} is not after starts {starts}")
         return cls(name, False, _window=(starts, ends))
-
-    def spec_key(self) -> tuple:
-        return (self._default if self._window is None else None, self.storage, self.choices, self._window)
 
     @property
     def attribute(self) -> str:
