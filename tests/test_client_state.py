@@ -65,7 +65,7 @@ def test_the_client_state_var_the_site_builds_on_has_what_it_uses():
     assert str(csv.set) == setter
     var = declared("tripwire_var")
     code = compiled(rx.el.p(rx.cond(var.value, "yes", "no")))
-    assignment = code.index(f"refs['_client_state_setClient_tripwire_var'] = ")
+    assignment = code.index("refs['_client_state_setClient_tripwire_var'] = ")
     load = code.index("useClientVar({")
     assert assignment < load
     assert re.search(r"const \[client_tripwire_var, setClient_tripwire_var\] = useState\(", code)
@@ -135,7 +135,7 @@ def test_two_modules_cannot_share_a_name_but_a_module_may_declare_its_own_again(
 def test_a_window_is_read_only_and_its_bounds_are_instants():
     now = datetime.now(UTC)
     with pytest.raises(ClientVarError, match="no time zone"):
-        ClientVar.window("naive_window", datetime(2026, 1, 1), None)  # noqa: DTZ001 - the refused input
+        ClientVar.window("naive_window", datetime(2026, 1, 1), None)
     with pytest.raises(ClientVarError, match="not after"):
         ClientVar.window("backwards_window", now, now - timedelta(seconds=1))
     window = ClientVar.window("read_only_window", now - timedelta(days=1), None)
@@ -213,10 +213,13 @@ def test_the_gate_text_is_the_module_function_and_behaves_the_same(tmp_path):
     done = subprocess.run(["node", str(runner), stored], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     inlined = json.loads(done.stdout)
-    module = run_js([{"op": "gate", "specs": specs, "now": window.spec()["window"][0]}], stores={
-        "localStorage": {"nereo_client": stored}
-    })["attributes"]
-    assert inlined == module == {"data-client-gate-closed": "true", "data-client-gate-window": "true", "data-client": ""}
+    module = run_js(
+        [{"op": "gate", "specs": specs, "now": window.spec()["window"][0]}],
+        stores={"localStorage": {"nereo_client": stored}},
+    )["attributes"]
+    assert (
+        inlined == module == {"data-client-gate-closed": "true", "data-client-gate-window": "true", "data-client": ""}
+    )
 
 
 # Whatever a browser's storage holds (another version's, a hand edit, garbage): never more than
@@ -290,7 +293,10 @@ def test_setting_keeps_the_value_beside_the_others_shows_it_and_tells_react():
     assert run_js([{"op": "set", "spec": spec, "value": "yes"}])["calls"] == []
     tab = declared("set_tab", storage="session")
     found = run_js([{"op": "set", "spec": tab.spec(), "value": True}])
-    assert found["stores"]["sessionStorage"] == {"nereo_client": '{"set_tab":true}'} and found["stores"]["localStorage"] == {}
+    assert (
+        found["stores"]["sessionStorage"] == {"nereo_client": '{"set_tab":true}'}
+        and found["stores"]["localStorage"] == {}
+    )
 
 
 def test_setting_with_storage_refused_or_corrupt_still_changes_the_page():
@@ -311,12 +317,16 @@ def test_after_hydration_react_takes_what_html_shows_and_a_window_reads_the_cloc
     )
     assert found["calls"] == [True]
     # Nothing on <html> yet: the storage's value.
-    stored = run_js([{"op": "load", "spec": closed.spec()}], stores={"localStorage": {"nereo_client": '{"load_closed":true}'}})
+    stored = run_js(
+        [{"op": "load", "spec": closed.spec()}], stores={"localStorage": {"nereo_client": '{"load_closed":true}'}}
+    )
     assert stored["calls"] == [True] and stored["attributes"]["data-client-load-closed"] == "true"
     now = datetime.now(UTC)
     window = ClientVar.window("load_window", now, now + timedelta(hours=1))
     start_ms = window.spec()["window"][0]
-    late = run_js([{"op": "load", "spec": window.spec()}], attributes={"data-client-load-window": "true"}, now=start_ms - 1)
+    late = run_js(
+        [{"op": "load", "spec": window.spec()}], attributes={"data-client-load-window": "true"}, now=start_ms - 1
+    )
     assert late["calls"] == [False] and late["attributes"]["data-client-load-window"] == "false"
 
 
@@ -341,7 +351,9 @@ def test_a_dismissible_remembered_widget_in_ten_lines_compiles_to_client_only_ev
     assert "setClientVar({" in code and '"key": "nereo_client"' in code
     assert "reflex___state" not in code and "_call_script" not in code and "eval(" not in code
     # Read and set in one event spec (a toggle), and the value a trigger passes.
-    toggle = compiled(rx.el.button("x", on_click=tip_closed.set_value(~tip_closed.value), aria_pressed=tip_closed.value))
+    toggle = compiled(
+        rx.el.button("x", on_click=tip_closed.set_value(~tip_closed.value), aria_pressed=tip_closed.value)
+    )
     assert "!(refs['_client_state_dict_client_tip_closed']" in toggle
     assert "useClientVar({" in toggle
     assert str(tip_closed.set).startswith("((value) => setClientVar(")

@@ -141,9 +141,9 @@ def test_recipe_a_new_feature_page_in_both_languages(repo):
     edit(
         repo,
         "marketing_site/content/navigation.py",
-        "            Link(\"feature_compliance\", page=routes.FEATURE_COMPLIANCE),\n",
-        "            Link(\"feature_compliance\", page=routes.FEATURE_COMPLIANCE),\n"
-        "            Link(\"feature_reporting\", page=routes.FEATURE_REPORTING),\n",
+        '            Link("feature_compliance", page=routes.FEATURE_COMPLIANCE),\n',
+        '            Link("feature_compliance", page=routes.FEATURE_COMPLIANCE),\n'
+        '            Link("feature_reporting", page=routes.FEATURE_REPORTING),\n',
     )
     write(
         repo,
@@ -569,15 +569,20 @@ def test_recipe_f_a_dated_announcement(repo):
         "marketing_site/content/announcements.py",
         "ANNOUNCEMENTS: tuple[Announcement, ...] = (\n",
         "ANNOUNCEMENTS: tuple[Announcement, ...] = (\n"
-        f"    Announcement(\"patrimonia\", starts=date({starts.year}, {starts.month}, {starts.day}), "
-        f"ends=date({ends.year}, {ends.month}, {ends.day}), link=\"page:demo\", pages=(\"home\", \"demo\")),\n",
+        f'    Announcement("patrimonia", starts=date({starts.year}, {starts.month}, {starts.day}), '
+        f'ends=date({ends.year}, {ends.month}, {ends.day}), link="page:demo", pages=("home", "demo")),\n',
     )
     texts = {
         "fr": ("Nous serons au salon Patrimonia les 24–25 septembre.", "Prendre rendez-vous sur le salon"),
         "en": ("Meet us at the Patrimonia fair on 24–25 September.", "Book a meeting at the fair"),
     }
     for lang, (text, label) in texts.items():
-        add_yaml(repo, f"marketing_site/content/{lang}/announcements.yaml", ["items", "patrimonia"], {"text": text, "link": label})
+        add_yaml(
+            repo,
+            f"marketing_site/content/{lang}/announcements.yaml",
+            ["items", "patrimonia"],
+            {"text": text, "link": label},
+        )
     found = run_in(
         repo,
         RENDER
@@ -610,7 +615,9 @@ def test_recipe_f_a_dated_announcement(repo):
             # A named region, its close button named, hidden while off its dates or closed.
             assert f'"aria-label":{json.dumps(words_of(repo, lang)["label"])}' in rendered
             assert f'"aria-label":{json.dumps(words_of(repo, lang)["close"])}' in rendered
-            assert '"data-client-hide":"announcement_patrimonia_on=false announcement_patrimonia_closed=true"' in rendered
+            assert (
+                '"data-client-hide":"announcement_patrimonia_on=false announcement_patrimonia_closed=true"' in rendered
+            )
         assert "patrimonia" not in found["pages"][f"pricing-{lang}"]
     # The cut-off is the end of the last day in Paris, one instant for the server and the visitor.
     paris_midnight = datetime.combine(ends + timedelta(days=1), time(0), ZoneInfo("Europe/Paris"))
@@ -696,7 +703,7 @@ def test_recipe_j_a_partners_page_with_a_logo_row_and_a_footer_link(repo):
         repo,
         "marketing_site/content/navigation.py",
         '    Menu("resources", (Link("webinars", page=routes.WEBINARS), Link("blog", url_setting="blog_url"))),\n',
-        '    Menu(\n'
+        "    Menu(\n"
         '        "resources",\n'
         '        (Link("webinars", page=routes.WEBINARS), Link("blog", url_setting="blog_url"), '
         'Link("partners", page=routes.PARTNERS)),\n'
@@ -754,6 +761,6 @@ def test_recipe_j_a_partners_page_with_a_logo_row_and_a_footer_link(repo):
         assert 'rel:"noopener",to:"https://corvelle.example"' in rendered
         assert "home-trust" not in rendered
         # The footer of every page links it, in the page's language.
-        link = f'to:{json.dumps(paths[lang])}}},{json.dumps(title)}'
+        link = f"to:{json.dumps(paths[lang])}}},{json.dumps(title)}"
         assert link in found["footer"][lang] and link in found["home"][lang]
         assert f"{paths[lang]}</loc>" in found["sitemap"]

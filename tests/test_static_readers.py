@@ -76,7 +76,7 @@ def test_what_the_site_notice_reads_of_reflex_client_is_still_there():
     assert "refs[refName] = {" in notice
     event = rx.set_value(failures.NOTICE_REF, "A1B2C3D4")
     assert str(event.args[0][1]) == json.dumps(reflex_ref_name(failures.NOTICE_REF))
-    assert f'refName:{json.dumps(reflex_ref_name(failures.NOTICE_REF))}' in str(site_notice("fr"))
+    assert f"refName:{json.dumps(reflex_ref_name(failures.NOTICE_REF))}" in str(site_notice("fr"))
 
 
 # What reads Reflex's client (its module paths, its registries and contexts, the names of the
@@ -121,7 +121,7 @@ def test_the_scan_for_reads_of_reflex_client_finds_each_form(tmp_path):
         'import { EventLoopContext } from "$/utils/context";',
         "const loop = useContext(EventLoopContext);",
         "refs['ref_site_error'] = {};",
-        'rx.Var("refs[\'_client_state_setX\'](true)")',
+        "rx.Var(\"refs['_client_state_setX'](true)\")",
         "window.location.href + connectErrors.length",
     ]
     for n, line in enumerate(forms):

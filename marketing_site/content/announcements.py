@@ -88,7 +88,9 @@ class Announcement:
             return page.path(lang) + (f"#{anchor}" if anchor else "")
         if self.link.startswith("https://"):
             return self.link
-        raise ValueError(f"announcement {self.key}: a link is 'page:<route key>' or an https address, not {self.link!r}")
+        raise ValueError(
+            f"announcement {self.key}: a link is 'page:<route key>' or an https address, not {self.link!r}"
+        )
 
 
 def _instant(bound: date | datetime, day_after: bool) -> datetime:

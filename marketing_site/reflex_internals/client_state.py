@@ -255,10 +255,11 @@ def script_only() -> dict[str, str]:
 
 def stylesheet(variables: Sequence[ClientVar]) -> str:
     """The head's rules: one per variable and value, and the two used without scripts."""
-    rules = [
+    without_scripts = (
         "html:not([data-client]) [data-client-hidden-at-build],"
         "html:not([data-client]) [data-client-script-only]{display:none!important}"
-    ]
+    )
+    rules = [without_scripts]
     for var in variables:
         selectors = [
             f'html[data-client-{var.attribute}="{token(choice)}"] [data-client-hide~="{var.name}={token(choice)}"]'
