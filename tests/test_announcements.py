@@ -144,6 +144,8 @@ def test_the_strip_is_a_named_region_with_a_named_close_button_that_moves_the_fo
     assert '"data-client-hide":"announcement_fair_on=false announcement_fair_closed=true"' in code
     assert '"data-client-script-only":""' in code
     assert "data-client-hidden-at-build" not in code  # on at build: shown without scripts
+    assert "\"data-on-air\":refs['_client_state_dict_client_announcement_fair_on']" in code
+    assert 'useClientVar({"name": "announcement_fair_on"' in code  # the clock read again on mount
     assert _compiled(routes.PRICING.path("en")).count("jsx(") <= 2  # not on this page
 
 

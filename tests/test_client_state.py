@@ -116,6 +116,7 @@ print(json.dumps({"paths": paths, "links": links}))
         ({"name": "ok_storage", "default": False, "storage": "cookie"}, "storage is"),
         ({"name": "ok_choice", "default": "a", "choices": ("a", "B C")}, "short lowercase word"),
         ({"name": "ok_twins", "default": "true", "choices": ("true", True)}, "distinct choices"),
+        ({"name": "ok_number", "default": 0}, "must be one of"),  # 0 == False, but not a choice
     ],
 )
 def test_a_variable_declared_wrong_is_refused_with_what_to_fix(arguments, message):
@@ -357,5 +358,6 @@ def test_a_dismissible_remembered_widget_in_ten_lines_compiles_to_client_only_ev
     assert "!(refs['_client_state_dict_client_tip_closed']" in toggle
     assert "useClientVar({" in toggle
     assert str(tip_closed.set).startswith("((value) => setClientVar(")
-    with pytest.raises(ClientVarError, match="not one of"):
-        tip_closed.set_value("maybe")
+    for wrong in ("maybe", 1):
+        with pytest.raises(ClientVarError, match="not one of"):
+            tip_closed.set_value(wrong)

@@ -6,7 +6,7 @@ close button. Two client variables decide whether it shows (reflex_internals/cli
 whether the clock is inside its dates (the server's when the page is built, the visitor's when it
 is read: the same cut-off instant) and whether this browser closed it. The page's head applies
 both before the first paint, so an announcement closed earlier, or over since the page was built,
-never flashes. Closing it moves the focus to the page's content (the button is gone), without
+never flashes; each page the visitor opens reads the clock again. Closing it moves the focus to the page's content (the button is gone), without
 scrolling. With scripts blocked, the text and the link read as built; the close button, which
 would need a script, is not shown.
 """
@@ -78,6 +78,9 @@ def _strip(item: content.Announcement, lang: str, label: str, focus_after_close:
         class_name="announcement",
         aria_label=label,
         data_announcement=item.key,
+        # Read on every mount (a client-side page change too): a tab left open past the cut-off
+        # hides it at the next page, by the visitor's clock again.
+        data_on_air=ON_AIR[item.key].value,
         **hidden_when(*conditions),
     )
 

@@ -89,6 +89,11 @@ def token(value: Value) -> str:
     return json.dumps(value) if isinstance(value, bool) else value
 
 
+def is_choice(value: object, choices: Sequence[Value]) -> bool:
+    """`value` is one of `choices`, of the same type (1 is not True, "true" is not True)."""
+    return any(type(value) is type(choice) and value == choice for choice in choices)
+
+
 def _declaring_module() -> str:
     frame = sys._getframe(1)
     while frame is not None and frame.f_globals.get("__name__") == __name__:
@@ -122,7 +127,7 @@ class ClientVar:
         for choice in choices:
             if not isinstance(choice, bool) and not (isinstance(choice, str) and _CHOICE.fullmatch(choice)):
                 raise ClientVarError(f"{name}: a value is a bool or a short lowercase word, not {choice!r}")
-        if default not in choices or len(set(map(token, choices))) != len(choices):
+        if not is_choice(default, choices) or len(set(map(token, choices))) != len(choices):
             raise ClientVarError(f"{name}: the default {default!r} must be one of distinct choices {choices!r}")
         self.name = name
         self._default = default
@@ -213,7 +218,7 @@ class ClientVar:
 
     def set_value(self, value: Value | Var) -> Var:
         """An event spec that sets the variable to `value` (a value, or a Var such as `~var.value`)."""
-        if not isinstance(value, Var) and value not in self.choices:
+        if not isinstance(value, Var) and not is_choice(value, self.choices):
             raise ClientVarError(f"{self.name}: {value!r} is not one of {self.choices!r}")
         literal = LiteralVar.create(value)
         call = self._setter_call(str(literal), literal._get_all_var_data())
@@ -238,7 +243,7 @@ def hidden_when(*conditions: tuple[ClientVar, Value]) -> dict[str, str]:
     tokens = []
     at_build = False
     for var, value in conditions:
-        if value not in var.choices:
+        if not is_choice(value, var.choices):
             raise ClientVarError(f"{var.name}: {value!r} is not one of {var.choices!r}")
         tokens.append(f"{var.name}={token(value)}")
         at_build = at_build or var.default == value
