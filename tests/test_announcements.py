@@ -16,6 +16,7 @@ from reflex.compiler.compiler import compile_page
 
 from marketing_site import routes
 from marketing_site.components import announcement as strip
+from marketing_site.components import client_variables
 from marketing_site.components.layout import MAIN_ID, site_layout
 from marketing_site.content import announcements as content
 from marketing_site.content.announcements import Announcement
@@ -27,8 +28,10 @@ CONTENT = Path(content.__file__).parent
 def announced(monkeypatch, *items: Announcement) -> None:
     """The site's announcements are `items` (with their client variables, as at import)."""
     monkeypatch.setattr(content, "ANNOUNCEMENTS", items)
-    monkeypatch.setattr(strip, "ON_AIR", {a.key: strip._dates_var(a) for a in items})
-    monkeypatch.setattr(strip, "CLOSED", {a.key: strip._closed_var(a) for a in items if a.dismissible})
+    monkeypatch.setattr(strip, "ON_AIR", {a.key: client_variables.announcement_on(a) for a in items})
+    monkeypatch.setattr(
+        strip, "CLOSED", {a.key: client_variables.announcement_closed(a) for a in items if a.dismissible}
+    )
 
 
 def words_for(monkeypatch, **items: dict) -> None:
@@ -81,7 +84,7 @@ def test_the_last_day_ends_at_midnight_in_paris_one_instant_for_everyone(last_da
     assert item.starts_at == datetime(2027, 8, 31, 22, tzinfo=UTC)
     assert not item.is_on(item.starts_at - timedelta(microseconds=1)) and item.is_on(item.starts_at)
     # The variable the visitor's browser reads carries the same instants.
-    assert strip._dates_var(item).spec()["window"] == [
+    assert client_variables.announcement_on(item).spec()["window"] == [
         round(item.starts_at.timestamp() * 1000),
         round(cut_off.timestamp() * 1000),
     ]
@@ -92,7 +95,7 @@ def test_an_exact_instant_and_no_end_are_kept_as_written():
     assert Announcement("outage", starts=date(2027, 9, 1), ends=at, dismissible=False).ends_at == at
     forever = Announcement("welcome", starts=date(2020, 1, 1), ends=None)
     assert forever.ends_at is None and forever.is_on(datetime(2999, 1, 1, tzinfo=UTC))
-    assert strip._dates_var(forever).spec()["window"][1] is None
+    assert client_variables.announcement_on(forever).spec()["window"][1] is None
 
 
 def test_a_page_carries_the_announcements_of_its_page_that_are_not_over_when_it_is_built(monkeypatch):

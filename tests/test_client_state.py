@@ -50,7 +50,7 @@ def compiled(component: rx.Component) -> str:
     return compile_page("x", component)[1]
 
 
-# -- what the site builds on in Reflex (touch point 18) ------------------------------------------
+# -- what the site builds on in Reflex (touch point 19) ------------------------------------------
 
 
 def test_the_client_state_var_the_site_builds_on_has_what_it_uses():

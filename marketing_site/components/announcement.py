@@ -19,25 +19,15 @@ from datetime import UTC, datetime
 import reflex as rx
 
 from marketing_site import routes
+from marketing_site.components import client_variables
 from marketing_site.components.links import link
 from marketing_site.content import announcements as content
 from marketing_site.content.words import words
-from marketing_site.reflex_internals.client_state import ClientVar, hidden_when, script_only
+from marketing_site.reflex_internals.client_state import hidden_when, script_only
 
-
-def _dates_var(announcement: content.Announcement) -> ClientVar:
-    return ClientVar.window(f"announcement_{announcement.key}_on", announcement.starts_at, announcement.ends_at)
-
-
-def _closed_var(announcement: content.Announcement) -> ClientVar:
-    return ClientVar(f"announcement_{announcement.key}_closed", default=False)
-
-
-# Declared at import, before the app builds the page head that applies them. An announcement
-# already over is left out: no page carries it any more.
-_now = datetime.now(UTC)
-ON_AIR = {a.key: _dates_var(a) for a in content.ANNOUNCEMENTS if not a.is_over(_now)}
-CLOSED = {a.key: _closed_var(a) for a in content.ANNOUNCEMENTS if a.dismissible and not a.is_over(_now)}
+# The announcements' client variables, by key (declared with the site's others).
+ON_AIR = client_variables.ANNOUNCEMENT_ON
+CLOSED = client_variables.ANNOUNCEMENT_CLOSED
 
 
 def focus_by_id(element_id: str) -> rx.event.EventSpec:

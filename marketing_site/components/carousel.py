@@ -18,15 +18,13 @@ from typing import TypedDict
 
 import reflex as rx
 
+from marketing_site.components.client_variables import CAROUSEL_PAUSED as PAUSED
 from marketing_site.content import testimonials
 from marketing_site.content.words import words
-from marketing_site.reflex_internals.client_state import ClientVar
 
 CAROUSEL_JS = "$/public/carousel.jsx"
 # The slide's length; the stylesheet's animation (assets/styles/home.css) lasts as long.
 SLIDE_MS = 500
-# The visitor's Pause, remembered (read by the carousel, and by home.css before hydration).
-PAUSED = ClientVar("carousel_paused", default=False)
 
 
 class TestimonialProps(TypedDict):

@@ -28,7 +28,7 @@ built, so the page's content security policy carries its hash as for every inlin
 Stored values go into one JSON object per storage area, under the keys the privacy policy's
 table lists (`services.site_storage.CLIENT_VARS`, `CLIENT_VARS_SESSION`).
 
-What it relies on in Reflex (touch point 18 of docs/reflex-upgrade.md; tripwire:
+What it relies on in Reflex (touch point 19 of docs/reflex-upgrade.md; tripwire:
 tests/test_client_state.py): `reflex.experimental.client_state.ClientStateVar` (`rx._x.client_state`)
 with its private `_setter_name` and `_client_state_ref`, the global setter it keeps in Reflex's
 client `refs` (`refs['_client_state_set…']`), and `rx.asset(…, shared=True)`, which serves

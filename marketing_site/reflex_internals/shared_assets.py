@@ -13,7 +13,7 @@ Two things are kept apart on purpose:
   itself: Reflex finds the file beside its caller), which the app module calls once, when the
   app is built (`marketing_site.py`).
 
-tests/test_client_state.py checks that both give the same path (touch point 18).
+tests/test_client_state.py checks that both give the same path (touch point 19).
 """
 
 from __future__ import annotations
