@@ -143,8 +143,8 @@ def content_cache(load: Callable[P, R]) -> Callable[P, R]:
             values.pop(key, None)
 
     # The same handles as functools.cache's, on the function itself.
-    cached.cache_clear = values.clear  # type: ignore[attr-defined] - an attribute of the function, as functools.cache sets
-    cached.forget = forget  # type: ignore[attr-defined] - likewise
+    cached.cache_clear = values.clear  # type: ignore[attr-defined]  # an attribute of the function, as functools.cache sets
+    cached.forget = forget  # type: ignore[attr-defined]  # likewise
     _caches.append(cached)
     return cached
 
