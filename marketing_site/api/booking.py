@@ -79,8 +79,8 @@ def _page(lang: str, body: str, status: int = 200) -> HTMLResponse:
     demo = esc(routes.DEMO.path(lang), quote=True)
     home = esc(routes.HOME.path(lang), quote=True)
     legal = [
-        (routes.LEGAL_NOTICE.path(lang), layout["footer_legal"]),
-        (routes.PRIVACY.path(lang), layout["footer_privacy"]),
+        (routes.LEGAL_NOTICE.path(lang), words(lang, "navigation.links.legal_notice")),
+        (routes.PRIVACY.path(lang), words(lang, "navigation.links.privacy")),
     ]
     document = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'

@@ -1,5 +1,5 @@
 """POST /api/v1/client-report: a page's report of a lost connection, sent once it is back
-(assets/site_notice.jsx), logged with the reference the page showed (marketing_site/failures.py).
+(reflex_internals/site_notice.jsx), logged with the reference the page showed (marketing_site/failures.py).
 
 204 logged · 413 body too large · 415 not JSON · 422 not a report · 429 too many from this address.
 The body is read as the lead and booking APIs read theirs (api/mail.py: read_json_object).
