@@ -305,7 +305,9 @@ const renderedSnapshot = () => false;
 
 export function StaticHtml({ element, attrs, children }) {
   const hydrating = useSyncExternalStore(subscribeNever, renderedSnapshot, hydratingSnapshot);
-  const [keepServerHtml] = useState(hydrating && typeof window !== "undefined");
+  // Under `make dev` (Vite's dev server) the region renders its children: a saved change
+  // then reaches it in place, where kept server HTML would stay as it was.
+  const [keepServerHtml] = useState(hydrating && typeof window !== "undefined" && !import.meta.env.DEV);
   const navigate = useNavigate();
   if (!keepServerHtml) return createElement(element, attrs, children);
   return createElement(element, {
