@@ -35,12 +35,14 @@ def _web_files_written_since(web: Path, since: float) -> list[str]:
 
 
 @pytest.fixture
-def loop(tmp_path):
+def loop(tmp_path, request):
     repo = drive.copy_repository(tmp_path / "repo")
     frontend, backend = free_port(), free_port()
     running = drive.start_loop(repo, frontend, backend)
     yield repo, f"http://127.0.0.1:{frontend}", running
     running.stop()
+    if request.session.testsfailed:  # what make dev said, to read beside the failure
+        print(f"--- make dev said:\n{running.output()[-8000:]}")
 
 
 def test_make_dev_stays_idle_shows_a_saved_word_and_survives_a_broken_file(loop, browser):
