@@ -73,24 +73,25 @@ def groups() -> list[str]:
     return routes.page_keys()
 
 
-def group_definitions(group: str, memo_module_per_group: bool = False) -> list[PageDefinition]:
-    """The routes of one group. With `memo_module_per_group`, the components Reflex memoises on
-    these pages go to a JS module of the group's own (the development loop compiles one group
+def group_definitions(group: str, memo_module_per_route: bool = False) -> list[PageDefinition]:
+    """The routes of one group. With `memo_module_per_route`, the components Reflex memoises on
+    each route go to a JS module of the route's own (the development loop compiles one route
     without the others); otherwise to the shared one (fewer bytes for a visitor who moves between
     public pages), but for pages with their own bundle."""
     if group == NOT_FOUND_GROUP:
-        return [_not_found_definition(lang, memo_module_per_group) for lang in routes.LANGS]
+        return [_not_found_definition(lang, memo_module_per_route) for lang in routes.LANGS]
     page = next(p for p in routes.PAGES if p.key == group)
     module = page_module(page.key)
-    own_module = memo_module_per_group or getattr(module, "OWN_BUNDLE", False)
+    own_bundle = getattr(module, "OWN_BUNDLE", False)
     definitions = []
     for lang, path in page.paths():
         text = seo.page_text(page.key, lang)
+        memo_module = f"{module.__name__}.{lang}" if memo_module_per_route else module.__name__ if own_bundle else None
         definitions.append(
             PageDefinition(
                 group=page.key,
                 route=path,
-                render=_render(path, module.page, module.__name__ if own_module else None),
+                render=_render(path, module.page, memo_module),
                 title=text["title"],
                 description=text["description"],
                 image=seo.og_image_url(page, lang),
@@ -101,9 +102,9 @@ def group_definitions(group: str, memo_module_per_group: bool = False) -> list[P
     return definitions
 
 
-def definitions(memo_module_per_group: bool = False) -> list[PageDefinition]:
+def definitions(memo_module_per_route: bool = False) -> list[PageDefinition]:
     """Every route of the app."""
-    return [d for group in groups() for d in group_definitions(group, memo_module_per_group)]
+    return [d for group in groups() for d in group_definitions(group, memo_module_per_route)]
 
 
 def _render(path: str, body: PageBody, memo_module: str | None) -> Callable[[], rx.Component]:
@@ -117,7 +118,7 @@ def _render(path: str, body: PageBody, memo_module: str | None) -> Callable[[], 
     return render
 
 
-def _not_found_definition(lang: str, memo_module_per_group: bool) -> PageDefinition:
+def _not_found_definition(lang: str, memo_module_per_route: bool) -> PageDefinition:
     # Paths at the root keep the browser-language messages of single-language pages (SPEC §1);
     # under a language's prefix the page is in that language.
     fixed_lang = lang if routes.LANGUAGES[lang] else None
@@ -126,8 +127,8 @@ def _not_found_definition(lang: str, memo_module_per_group: bool) -> PageDefinit
     def render() -> rx.Component:
         return site_layout(exact_paths.NOT_FOUND_PROBES[lang], not_found.page(fixed_lang))
 
-    if memo_module_per_group:
-        render.__module__ = f"marketing_site.pages.{NOT_FOUND_GROUP}"
+    if memo_module_per_route:
+        render.__module__ = f"marketing_site.pages.{NOT_FOUND_GROUP}.{lang}"
     return PageDefinition(
         group=NOT_FOUND_GROUP,
         route=exact_paths.not_found_route(lang),

@@ -1,6 +1,6 @@
 """What the development loop takes from Reflex's compiler (`reflex_internals/dev_compile.py`,
 touch point 18 of docs/reflex-upgrade.md): the parts are still Reflex's, and a page group
-compiled alone writes exactly what a compile of every page writes for it."""
+compiled alone (a route) writes exactly what a compile of every page writes for it."""
 
 from __future__ import annotations
 
@@ -88,26 +88,25 @@ def app(tmp_path_factory):
 GROUPS = ("about", "home", routes.NOT_FOUND_KEY)
 
 
-def test_a_group_compiled_alone_writes_what_a_compile_of_several_writes_for_it(app):
+def test_a_route_compiled_alone_writes_what_a_compile_of_several_writes_for_it(app):
     compiler = dev_compile.GroupCompiler(app)
-    definitions = {group: page_table.group_definitions(group, memo_module_per_group=True) for group in GROUPS}
-    for group_definitions in definitions.values():
-        dev_compile.commit_pages(app, group_definitions)
-    together = compiler.compile([d.route for group in GROUPS for d in definitions[group]]).files
+    definitions = [d for group in GROUPS for d in page_table.group_definitions(group, memo_module_per_route=True)]
+    dev_compile.commit_pages(app, definitions)
+    together = compiler.compile([d.route for d in definitions]).files
     alone: dict[Path, str] = {}
-    for group in GROUPS:
-        files = compiler.compile([d.route for d in definitions[group]]).files
-        assert not set(files) & set(alone), "two groups wrote the same file"
+    for definition in definitions:
+        files = compiler.compile([definition.route]).files
+        assert not set(files) & set(alone), "two routes wrote the same file"
         alone.update(files)
     assert alone == together
-    # Each group's memoised components are in a module of its own, next to its routes' files.
+    # Each route's memoised components are in a module of its own, beside the route's file.
     memo_modules = [path for path in alone if "app_components" in path.parts]
-    assert len(memo_modules) == len(GROUPS)
+    assert len(memo_modules) == len(definitions)
 
 
 def test_a_compiled_group_says_what_only_a_whole_compile_would_give_it(app):
     compiler = dev_compile.GroupCompiler(app)
-    definitions = page_table.group_definitions("about", memo_module_per_group=True)
+    definitions = page_table.group_definitions("about", memo_module_per_route=True)
     dev_compile.commit_pages(app, definitions)
     compiled = compiler.compile([d.route for d in definitions])
     assert not compiled.creates_state

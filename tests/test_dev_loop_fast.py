@@ -230,7 +230,7 @@ def _render_recorded(group: str) -> set[Path]:
 
     sources.clear_caches()
     with sources.recording() as reads:
-        for definition in page_table.group_definitions(group, memo_module_per_group=True):
+        for definition in page_table.group_definitions(group, memo_module_per_route=True):
             definition.render()
     return reads
 
@@ -244,7 +244,7 @@ def test_a_page_records_the_words_files_it_reads_cache_or_not():
     from marketing_site import page_table
 
     with sources.recording() as warm:
-        for definition in page_table.group_definitions("about", memo_module_per_group=True):
+        for definition in page_table.group_definitions("about", memo_module_per_route=True):
             definition.render()
     assert warm == cold
 

@@ -121,11 +121,16 @@ class Supervisor:
         self.frontend_up = threading.Event()
         self.released = False
         self.verbose = bool(environ.get("DEV_TIMINGS"))
+        self._dev_services_ports: tuple | None = None
+        self.exit_code = 0
+        self.settings_checked = threading.Event()
         self.environment = self._environment(environ)
 
     # -- environment ----------------------------------------------------------------------
 
     def _environment(self, environ: dict[str, str]) -> dict[str, str]:
+        """What every process of the loop runs with (the settings are read later, off the way
+        of the first page: `check_settings`)."""
         env = {
             **environ,
             "SITE_URL": self.origin,
@@ -141,24 +146,29 @@ class Supervisor:
             "REFLEX_TELEMETRY_ENABLED": "false",
             "REFLEX_CHECK_LATEST_VERSION": "false",
         }
+        os.environ.update(env)
+        return env
+
+    def check_settings(self) -> None:
+        """The settings, checked (a bad one stops `make dev` with its message); without
+        OIDC_ISSUER, the development identity provider's addresses for the backend."""
         from marketing_site.settings import SettingsError, get_settings
 
-        os.environ.update(env)
         get_settings.cache_clear()
         try:
             settings = get_settings()
         except SettingsError as error:
-            raise SystemExit(f"make dev: {error}") from None
+            say(f"make dev: {error}", "error")
+            self.exit_code = 2
+            self.stop.set()
+            return
         if not settings.oidc_issuer:
             from marketing_site import dev_services
 
             provider, manager = free_port(), free_port()
-            env.update(dev_services.site_environment(provider, manager, settings.oidc_roles_claim))
+            self.environment.update(dev_services.site_environment(provider, manager, settings.oidc_roles_claim))
             self._dev_services_ports = (provider, manager, settings)
-        else:
-            self._dev_services_ports = None
-        os.environ.update(env)
-        return env
+        self.settings_checked.set()
 
     # -- processes ------------------------------------------------------------------------
 
@@ -303,6 +313,7 @@ class Supervisor:
             self.start_vite()
         self.start_worker()
         threading.Thread(target=self._watch, daemon=True).start()
+        threading.Thread(target=self.check_settings, daemon=True).start()
         threading.Thread(target=self._release_after_first_page, daemon=True).start()
         while not self.stop.is_set():
             try:
@@ -310,12 +321,13 @@ class Supervisor:
             except queue.Empty:
                 continue
             self.dispatch(event, payload)
-        return 0
+        return self.exit_code
 
     def _release_after_first_page(self) -> None:
         """The first page needs neither the backend nor the compiling worker's app: they start
         once a tab shows it (or a while after the dev server answers), leaving it the processor."""
         self.frontend_up.wait()
+        self.settings_checked.wait()
         deadline = time.monotonic() + FIRST_PAGE_GRACE
         while not self.stop.is_set() and time.monotonic() < deadline and not self.open_pages():
             time.sleep(0.25)
@@ -406,7 +418,7 @@ class Supervisor:
         elif kind == "compiled":
             self.on_compiled(message)
         elif kind == "compiled-rest":
-            say(f"{message['groups']} pages up to date ({message['seconds']:.2f} s)", "info")
+            say(f"{message['groups']} pages up to date ({message['seconds']:.2f} s)", "info")  # routes
         elif kind == "mistake":
             self.show({"level": "error", "text": message["mistake"]["text"]})
             if os.environ.get("TRACEBACK") and message.get("traceback"):

@@ -36,11 +36,20 @@ REPOSITORY = depmap.REPOSITORY
 
 @dataclasses.dataclass
 class GroupRecord:
-    """What the loop knows of one group from its last compile."""
+    """What the loop knows of one group from its last compile: its routes, the content files
+    each route read, the files each route's compile wrote."""
 
     routes: list[str]
-    reads: set[Path]
-    files: set[Path] = dataclasses.field(default_factory=set)  # what its compile wrote
+    reads_by_route: dict[str, set[Path]]
+    files_by_route: dict[str, set[Path]] = dataclasses.field(default_factory=dict)
+
+    @property
+    def reads(self) -> set[Path]:
+        return set().union(*self.reads_by_route.values())
+
+    @property
+    def files(self) -> set[Path]:
+        return set().union(*self.files_by_route.values())
 
 
 class Worker:
@@ -56,7 +65,8 @@ class Worker:
         self.failing = False  # the last outcome was a mistake (the next success says "fixed")
         self.failing_now = False  # a mistake in this pass: stop it, keep the queue
         self.open_paths: list[str] = []
-        self.queue: set[str] = set()
+        # (group, route) to compile; route None: every route of a group not compiled yet.
+        self.queue: set[tuple[str, str | None]] = set()
         self.whole_after = ""
         self.reason = ""
         self.started: float | None = None
@@ -96,7 +106,9 @@ class Worker:
         if self.manifest is not None:
             self.known_wraps = {(int(priority), name) for priority, name in self.manifest.app_wraps}
             self.records = {
-                group: GroupRecord(list(record["routes"]), {Path(p) for p in record["reads"]})
+                group: GroupRecord(
+                    list(record["routes"]), {route: {Path(p) for p in record["reads"]} for route in record["routes"]}
+                )
                 for group, record in self.manifest.groups.items()
             }
         self.send("state", state="starting", stale=stale.whole or sorted(stale.groups))
@@ -198,9 +210,11 @@ class Worker:
                 self.report(error, f"running {depmap.module_path(name).relative_to(REPOSITORY)}")
                 return
         self.pending_modules = set()
-        self.queue |= {g for g, record in self.records.items() if record.reads & content}
-        self.queue |= {g for g in self.records if self.graph.group_modules(g) & changed_modules}
-        self.queue |= set(self._groups()) - set(self.records)  # a page added to the route table
+        for group, record in self.records.items():
+            self.queue |= {(group, route) for route, reads in record.reads_by_route.items() if reads & content}
+            if self.graph.group_modules(group) & changed_modules:
+                self.queue |= {(group, route) for route in record.routes}
+        self.queue |= {(group, None) for group in set(self._groups()) - set(self.records)}  # a page just added
         if changed_modules & self.graph.frame_reach():
             self.whole_after = "the frame of every page may have changed"
 
@@ -211,37 +225,44 @@ class Worker:
 
         return page_table.groups()
 
-    def _next_group(self) -> str:
-        """An open page's group first, then the rest in the route table's order."""
+    def _next(self) -> tuple[str, str | None]:
+        """An open page first, then a page just added to the route table (the maintainer is
+        about to open it), then the rest in the route table's order."""
         open_routes = {_route_of(path) for path in self.open_paths}
         order = self._groups()
 
-        def rank(group: str) -> tuple[bool, bool, int]:
-            routes = self.records[group].routes if group in self.records else []
-            is_open = any(_route_of(route) in open_routes for route in routes)
-            # A page just added to the route table comes next: the maintainer is about to open it.
-            return (not is_open, group in self.records, order.index(group) if group in order else len(order))
+        def rank(item: tuple[str, str | None]) -> tuple[bool, bool, int, str]:
+            group, route = item
+            is_open = route is not None and _route_of(route) in open_routes
+            return (
+                not is_open,
+                group in self.records,
+                order.index(group) if group in order else len(order),
+                route or "",
+            )
 
-        group = min(self.queue, key=rank)
-        self.queue.discard(group)
-        return group
+        item = min(self.queue, key=rank)
+        self.queue.discard(item)
+        return item
 
-    def _definitions(self, group: str) -> tuple[list[Any], set[Path], list[tuple[str, str, str]]]:
-        """The group's page definitions, each render recording what it reads."""
+    def _definitions(self, group: str) -> tuple[list[Any], dict[str, set[Path]], list[tuple[str, str, str]]]:
+        """The group's page definitions, each render recording what it reads, by route (the
+        head's words, read while the definitions are made, count for every route)."""
         from marketing_site import page_table
         from marketing_site.content import sources
 
-        reads: set[Path] = set()
         fallbacks: list[tuple[str, str, str]] = []
         with sources.recording() as made, sources.recording_fallbacks() as fell:
-            definitions = page_table.group_definitions(group, memo_module_per_group=True)
-        reads |= made
+            definitions = page_table.group_definitions(group, memo_module_per_route=True)
         fallbacks += fell
-        wrapped = [dataclasses.replace(d, render=_recorded(d.render, reads, fallbacks)) for d in definitions]
+        reads = {d.route: set(made) for d in definitions}
+        wrapped = [dataclasses.replace(d, render=_recorded(d.render, reads[d.route], fallbacks)) for d in definitions]
         return wrapped, reads, fallbacks
 
     def compile_groups(self, groups: Iterable[str], reason: str) -> None:
-        self.queue |= set(groups)
+        for group in groups:
+            record = self.records.get(group)
+            self.queue |= {(group, route) for route in record.routes} if record else {(group, None)}
         self.reason = reason
         self.started = time.monotonic()
         self.compile_queue()
@@ -263,21 +284,22 @@ class Worker:
             if not record.files:  # compiled by a whole compile: the next one deletes its files
                 self.whole_after = f"the page {group!r} left the route table"
         warnings: list[str] = []
-        failed: set[str] = set()
-        compiled_groups = 0
+        failed: set[tuple[str, str | None]] = set()
+        compiled_routes = 0
         pass_started = time.monotonic()
         while self.queue:
-            group = self._next_group()
+            group, route = item = self._next()
             timings = {"waited": time.monotonic() - (self.started or time.monotonic())}
             try:
                 clock = time.monotonic()
                 definitions, reads, fallbacks = self._definitions(group)
                 dev_compile.commit_pages(self.app, definitions)
-                compiled = self.compiler.compile([d.route for d in definitions])
+                chosen = [d.route for d in definitions if route is None or d.route == route]
+                compiled = self.compiler.compile(chosen)
                 timings["compile"] = time.monotonic() - clock
             except BaseException as error:  # noqa: BLE001 - reported; the last good files stay
-                self.report(error, f"compiling the page {group!r}")
-                failed.add(group)
+                self.report(error, f"compiling {route or 'the page ' + repr(group)}")
+                failed.add(item)
                 continue
             if needs_whole := self._needs_whole(compiled):
                 self.queue.clear()
@@ -286,13 +308,13 @@ class Worker:
             clock = time.monotonic()
             written = dev_compile.write(compiled.files)
             timings["write"] = time.monotonic() - clock
-            compiled_groups += 1
-            self.records[group] = GroupRecord([d.route for d in definitions], reads, set(compiled.files))
+            compiled_routes += len(chosen)
+            self._record(group, definitions, chosen, reads, compiled.files)
             warnings += [mistakes.missing_translation(*fallback) for fallback in dict.fromkeys(fallbacks)]
-            if self.started is not None:  # the first group since the last save: visible now
+            if self.started is not None:  # the first page since the last save: visible now
                 self.send(
                     "compiled",
-                    routes=[d.route for d in definitions],
+                    routes=chosen,
                     seconds=round(time.monotonic() - self.started, 3),
                     written=len(written),
                     reason=self.reason,
@@ -302,8 +324,8 @@ class Worker:
             self.queue_changes(self._changes_waiting())  # saved again meanwhile: in the same pass
             if self.failing_now:
                 break
-        if compiled_groups > 1 and not self.queue:
-            self.send("compiled-rest", groups=compiled_groups, seconds=round(time.monotonic() - pass_started, 3))
+        if compiled_routes > 1 and not self.queue:
+            self.send("compiled-rest", groups=compiled_routes, seconds=round(time.monotonic() - pass_started, 3))
         self.queue |= failed
         self.failing_now = False
         self.started = None
@@ -315,6 +337,20 @@ class Worker:
             return
         self._saved()
         self._recovered(warnings)
+
+    def _record(self, group: str, definitions: list[Any], chosen: list[str], reads: dict, files: dict) -> None:
+        """What a compile of some routes of a group read and wrote."""
+        routes = [d.route for d in definitions]
+        record = self.records.get(group) or GroupRecord(routes, {})
+        record.routes = routes
+        route_files = _files_by_route(chosen, files)
+        for route in chosen:
+            record.reads_by_route[route] = reads[route]
+            record.files_by_route[route] = route_files[route]
+        for gone in set(record.reads_by_route) - set(routes):
+            record.reads_by_route.pop(gone, None)
+            record.files_by_route.pop(gone, None)
+        self.records[group] = record
 
     def _needs_whole(self, compiled: Any) -> str:
         from marketing_site.reflex_internals import dev_compile
@@ -431,6 +467,13 @@ def _recorded(render: Callable[[], Any], reads: set[Path], fallbacks: list) -> C
     recording_render.__module__ = render.__module__  # where Reflex writes the page's memoised components
     recording_render.__name__ = render.__name__
     return recording_render
+
+
+def _files_by_route(routes: list[str], files: dict) -> dict[str, set[Path]]:
+    """A compile's files, by the route they belong to (with one route, all of them)."""
+    if len(routes) == 1:
+        return {routes[0]: set(files)}
+    return {route: set(files) for route in routes}  # several at once: each is said to own them all
 
 
 def _route_of(path: str) -> str:

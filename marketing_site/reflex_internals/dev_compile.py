@@ -1,14 +1,14 @@
 """What the development loop (`marketing_site/devloop/`) takes from Reflex's compiler.
 
 Reflex compiles every page of an app at once, on every change (reflex-dev/reflex#4922). The loop
-compiles one *group* (a page key in all its languages, `page_table`) at a time instead, through
-the same plugin pipeline `compiler.compile_app` runs: `CompileContext` with
-`default_page_plugins`, then `compile_memo_components` for the components Reflex memoised on those
-pages. Each group's memoised components go to a JS module of its own (`page_table`'s
-`memo_module_per_group`), so a group's output never depends on another group's: compiled alone,
-a group writes exactly the files a whole compile writes for it (`tests/test_dev_compile.py`).
+compiles one route, or a few, at a time instead, through the same plugin pipeline
+`compiler.compile_app` runs: `CompileContext` with `default_page_plugins`, then
+`compile_memo_components` for the components Reflex memoised on those pages. Each route's
+memoised components go to a JS module of its own (`page_table`'s `memo_module_per_route`), so a
+route's output never depends on another's: compiled alone, a route writes exactly the files a
+whole compile writes for it (`tests/test_dev_compile.py`).
 
-A group that needs what only a whole compile writes (an npm package not installed yet, an app
+Routes that need what only a whole compile writes (an npm package not installed yet, an app
 wrapper no page had, a state created while its page is evaluated) is reported as such, and the
 loop then runs Reflex's whole compile (`full_compile`), which also writes the app's frame: the
 document head, the app root, the contexts, the theme and the root stylesheet.
