@@ -309,9 +309,9 @@ class Supervisor:
         say(f"make dev: starting; the site will be at {self.origin}/ (backend on port {self.backend_port})")
         from marketing_site.reflex_internals import dev_compile
 
+        self.start_worker()  # first: on a fresh clone the app's import is the longest step
         if dev_compile.web_dir_looks_ready(REPOSITORY / WEB_DIR_NAME):
             self.start_vite()
-        self.start_worker()
         threading.Thread(target=self._watch, daemon=True).start()
         threading.Thread(target=self.check_settings, daemon=True).start()
         threading.Thread(target=self._release_after_first_page, daemon=True).start()
