@@ -22,7 +22,7 @@ import json
 import time
 
 import pytest
-from lead_payloads import UNBOUNDED_INTAKE, lead_payload
+from lead_payloads import UNBOUNDED_INTAKE, booking_payload, lead_payload
 from sqlalchemy import String, func, or_, select
 
 SUBJECT = "Camille.Durand@Example.test"
@@ -66,14 +66,7 @@ def people(service, monkeypatch):
         lead = service.submit_lead(lead_payload(email=email, **details), f"10.0.4.{number}")
         assert lead.status == "accepted"
         booked = booking.book(
-            {
-                **details,
-                "email": email,
-                "lang": "fr",
-                "timezone": "Europe/Paris",
-                "slot": booking.slot_id(slots[number]),
-            },
-            f"10.0.5.{number}",
+            booking_payload(booking.slot_id(slots[number]), email=email, **details), f"10.0.5.{number}"
         )
         assert booked.status == "booked", booked
         sessions.create_session(

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule
-from lead_payloads import UNBOUNDED_INTAKE
+from lead_payloads import UNBOUNDED_INTAKE, person_values
 from servers import PG_PREFIX, create_test_database, drop_test_database, migrated_postgresql_copy, migrated_sqlite_copy
 from sqlalchemy import text as sql
 from test_outbox import _strategies as accepted_values
@@ -91,14 +91,8 @@ def _empty_tables() -> None:
 
 
 def _contact(email: str, **fields: str) -> dict[str, str]:
-    return {
-        "name": "Durand",
-        "firstname": "Camille",
-        "company": "Banque Delta",
-        "phone": PHONE,
-        "email": email,
-        **fields,
-    }
+    """One person's details for a download and a demo (every form's fields, from their specs)."""
+    return person_values(name="Durand", firstname="Camille", company="Banque Delta", phone=PHONE, email=email, **fields)
 
 
 def _book(contact: dict[str, str], slot_index: int = 0, key: str | None = None, slot: str | None = None):
@@ -239,7 +233,7 @@ def test_lookup_and_erasure_find_a_person_by_any_writing_of_their_address(store)
     @given(person_and_writings())
     def check(writings):
         typed, claimed, looked_up, erased_as = writings
-        assume(leads.validate_contact(_contact(typed)).ok)
+        assume(leads.validate_fields("ebook", _contact(typed)).ok)
         _empty_tables()
         assert (
             leads.submit_lead({**_contact(typed), "subject": EBOOK, "elapsedMs": 9000}, "10.7.0.2").status == "accepted"
@@ -363,8 +357,8 @@ def test_every_accepted_value_reaches_the_export_and_the_console_as_text_then_er
     )
     @given(values=accepted_values())
     def check(values):
-        contact = {**values, "phone": PHONE}
-        checked = leads.validate_contact(contact)
+        contact = person_values(**values, phone=PHONE)
+        checked = leads.validate_fields("ebook", contact)
         assume(checked.ok)
         _empty_tables()
         assert leads.submit_lead({**contact, "subject": EBOOK, "elapsedMs": 9000}, "10.7.0.3").status == "accepted"
