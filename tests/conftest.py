@@ -261,6 +261,26 @@ def service(tmp_path, monkeypatch):
         cached.cache_clear()
 
 
+@pytest.fixture
+def unbounded_service(service, monkeypatch):
+    """`service` under settings where one address can store a lead and a booking per example of
+    a property test, at any hour of any day (tests/lead_payloads.py UNBOUNDED_INTAKE)."""
+    from lead_payloads import UNBOUNDED_INTAKE
+
+    from marketing_site import settings
+    from marketing_site.services import booking
+
+    caches = (settings.get_settings, booking._limiter, booking._budgets)
+    for name, value in UNBOUNDED_INTAKE.items():
+        monkeypatch.setenv(name, value)
+    for cached in caches:
+        cached.cache_clear()
+    booking._busy_feed.clear()
+    yield service
+    for cached in caches:
+        cached.cache_clear()
+
+
 @dataclass(frozen=True)
 class ProxyBuild:
     """The site built for an nginx proxy's origin (https://127.0.0.1:<port>), and its nginx maps."""

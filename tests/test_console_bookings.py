@@ -14,7 +14,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from lead_payloads import UNBOUNDED_INTAKE, booking_payload, form_values
+from lead_payloads import booking_payload, form_values
 from servers import run_in_own_loop
 from sqlmodel import select
 
@@ -30,21 +30,11 @@ def _operator():
 
 
 @pytest.fixture
-def bookings(service, monkeypatch):
-    """The services on a fresh database, the team in Paris, no limit in the way."""
-    from marketing_site import settings
+def bookings(unbounded_service):
+    """The booking service on a fresh database, the team in Paris, no limit in the way."""
     from marketing_site.services import booking
 
-    for name, value in UNBOUNDED_INTAKE.items():
-        monkeypatch.setenv(name, value)
-    settings.get_settings.cache_clear()
-    for cached in (booking._limiter, booking._budgets):
-        cached.cache_clear()
-    booking._busy_feed.clear()
-    yield booking
-    settings.get_settings.cache_clear()
-    for cached in (booking._limiter, booking._budgets):
-        cached.cache_clear()
+    return booking
 
 
 def _seed(start: datetime, minutes: int = 30, zone: str = "Europe/Paris", **values) -> int:

@@ -18,7 +18,7 @@ from typing import Annotated
 import pytest
 from form_pipeline import follow_through, person
 from hypothesis import HealthCheck, given, settings
-from lead_payloads import UNBOUNDED_INTAKE, booking_payload, form_values, lead_payload
+from lead_payloads import booking_payload, form_values, lead_payload
 from servers import run_in_own_loop
 
 from marketing_site.content.lead_forms import DEMO_FORM, DOWNLOAD_FORMS
@@ -144,25 +144,7 @@ def test_payloads_built_from_the_specs_fill_a_new_required_field_of_their_form()
 # ----------------------------------------------------------------------------- the pipeline
 
 
-@pytest.fixture
-def pipeline(service, monkeypatch):
-    """The services on a fresh migrated database, no limit or budget in the way, any hour a slot."""
-    from marketing_site import settings
-    from marketing_site.services import booking
-
-    for name, value in UNBOUNDED_INTAKE.items():
-        monkeypatch.setenv(name, value)
-    settings.get_settings.cache_clear()
-    for cached in (booking._limiter, booking._budgets):
-        cached.cache_clear()
-    booking._busy_feed.clear()
-    yield
-    settings.get_settings.cache_clear()
-    for cached in (booking._limiter, booking._budgets):
-        cached.cache_clear()
-
-
-def test_every_value_the_specs_accept_is_stored_mailed_exported_shown_and_erased(pipeline):
+def test_every_value_the_specs_accept_is_stored_mailed_exported_shown_and_erased(unbounded_service):
     """A download and a demo booking with values drawn from each field's spec (kind, pattern,
     length, options): the server accepts them (an email whose domain IDNA cannot encode aside),
     stores each as sent, cleaned; the sales mails, both CSV exports and the console's leads and

@@ -92,7 +92,16 @@ def _empty_tables() -> None:
 
 def _contact(email: str, **fields: str) -> dict[str, str]:
     """One person's details for a download and a demo (every form's fields, from their specs)."""
-    return person_values(name="Durand", firstname="Camille", company="Banque Delta", phone=PHONE, email=email, **fields)
+    return person_values(
+        **{
+            "name": "Durand",
+            "firstname": "Camille",
+            "company": "Banque Delta",
+            "phone": PHONE,
+            "email": email,
+            **fields,
+        }
+    )
 
 
 def _book(contact: dict[str, str], slot_index: int = 0, key: str | None = None, slot: str | None = None):
