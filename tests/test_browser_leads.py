@@ -434,7 +434,7 @@ def test_autofill_and_an_immediate_click_succeed_and_a_fast_lead_is_flagged(new_
                 }
                 document.querySelector("form.lead-form button[type=submit]").click();
             }""",
-            form_values("ebook", **BASE, email=email, phone="+44 20 7946 0000"),
+            form_values("ebook", **{**BASE, "email": email, "phone": "+44 20 7946 0000"}),
         )
     page.wait_for_function("() => location.pathname === '/en/merci'")
     # Flagged when sent within LEAD_MIN_FILL_SECONDS of the form appearing (2 s; a loaded
