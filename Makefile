@@ -16,7 +16,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 # No look-up of Reflex's latest version on PyPI (`reflex export` and `reflex run` make one otherwise).
 export REFLEX_CHECK_LATEST_VERSION := false
 
-.PHONY: run dev test test-fast mutate bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
+.PHONY: run dev bench-dev test test-fast mutate bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
 # Backend worker processes of `make run`: more than one needs REFLEX_REDIS_URL (shared state, rate
 # limits and booking budgets), or the start is refused (settings.refuse_unshared_workers).
 WORKERS ?= 1
@@ -81,11 +81,13 @@ nginx:
 prometheus:
 	@command -v promtool >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq --no-install-recommends prometheus; }
 
-# Liberation Sans, the font embedded in the PDF documents (scripts/make_documents.py).
+# Liberation Sans, the font embedded in the PDF documents (scripts/make_documents.py; the tests of
+# `make test-fast` render them afresh to compare them with files/).
 fonts:
 	@test -f /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf || { apt-get update -qq && apt-get install -y -qq fonts-liberation; }
 
-# The PDFs in files/ (committed build products), from the Markdown in marketing_site/content/<lang>/documents/.
+# The PDFs in files/ (committed build products, tagged PDF/UA-1 by Typst), from the Markdown in
+# marketing_site/content/<lang>/documents/; prints each file and the seconds it took (docs/documents.md).
 documents: install fonts
 	$(BIN)/python scripts/make_documents.py
 
@@ -104,9 +106,12 @@ run: migrate
 	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} PORT=$(PORT) GRANIAN_WORKERS=$(WORKERS) $(BIN)/python scripts/dev_services.py -- \
 		$(BIN)/reflex run --env prod --backend-only --backend-host $${HOST:-127.0.0.1} --backend-port $(PORT)
 
-# Hot reload while editing (Vite on 3000, backend on 8000).
-dev: migrate
-	LOG_FORMAT=$${LOG_FORMAT:-text} $(BIN)/reflex run
+# The development loop (docs/development.md): the site at http://127.0.0.1:3000/ (Vite, with the
+# backend on 8000 behind it; REFLEX_FRONTEND_PORT and REFLEX_BACKEND_PORT choose others), a saved
+# word, page, component or style in the open tab about a second later. It migrates the database
+# itself. TRACEBACK=1 prints a mistake's traceback, DEV_TIMINGS=1 what each update took.
+dev: install
+	$(BIN)/python -m marketing_site.devloop
 
 # The test build points ANALYTICS_SCRIPT_URL at a loopback path of the test site that only the
 # consent tests answer (with Playwright's request interception): any other request to it is a 404.
@@ -149,10 +154,12 @@ ENGINE_EXCLUDED = tests/test_auth_dot.py
 # port and its own build (.web-engines), its output in test-artifacts/engines.log, shown after.
 # Then, in the same lane, these SQLite tests (on that build) leave the first pass, so that the
 # two lanes take about as long (measured on 2026-11-27: 1,193 s and 1,362 s before the second
-# lane's 264 s, of which all but the print test then moved back to the first).
+# lane's 264 s, of which all but the print test then moved back to the first). `make dev` in a
+# copy (tests/test_dev_loop.py: a fresh clone's start, 20 s idle, edits) runs there too: it needs
+# no build of its own and no database beyond its copy's SQLite.
 ENGINE_TEST_PORT ?= 8865
 ENGINE_WEB := $(CURDIR)/.web-engines
-SECOND_LANE_TESTS = tests/test_print.py
+SECOND_LANE_TESTS = tests/test_print.py tests/test_dev_loop.py
 # With the engines set, these run in that pass only, not twice: the nginx tests check the proxy's
 # own configuration (their own build included), the real Prometheus scrapes a site of two workers,
 # the machines' drills (two ./serve behind nginx, sharing the nginx build) need PostgreSQL; and the
@@ -198,7 +205,7 @@ test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVID
 # `needs_build` from their fixtures), on two processes. TEST_WITHOUT_BUILD makes a test that starts
 # a site, a build or nginx unmarked fail, and hides the build from it. PYTEST_ADDOPTS is honoured
 # (`-n 0` there runs one process); PYTEST_ARGS picks files or tests as for `make test`.
-test-fast: install
+test-fast: install fonts
 	TEST_WITHOUT_BUILD=1 PYTEST_ADDOPTS="-n 2 $$PYTEST_ADDOPTS" $(BIN)/python -m pytest -m "not needs_build" $(PYTEST_ARGS)
 
 # Mutation testing (mutmut; [tool.mutmut] in pyproject.toml lists the modules): each mutant of the
@@ -273,4 +280,11 @@ bench-metrics: install
 	$(BIN)/python scripts/bench_metrics.py
 
 clean:
-	rm -rf .web .web-engines .states var test-artifacts dist
+	rm -rf .web .web-dev .web-engines .states var test-artifacts dist
+
+# `make dev` against a one-page Reflex app of the same Reflex, side by side: cold starts (fresh
+# clone, web directory there) and save → visible for YAML, Markdown, Python, style and a new page
+# in Chromium (a benchmark: it prints; docs/performance.md has its figures). EDITS per kind.
+EDITS ?= 10
+bench-dev: install chromium
+	$(BIN)/python scripts/bench_dev.py --edits $(EDITS)

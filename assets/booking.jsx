@@ -1,4 +1,4 @@
-// The built-in demo scheduler (BOOKING_URL empty): the next free 30-minute slots in the
+// The built-in demo scheduler (BOOKING_URL empty): the next free slots in the
 // visitor's time zone, then the demo form's fields, then a confirmation.
 //   GET  /api/v1/booking/slots  -> UTC slot ids, grouped here by day in the visitor's zone (Intl)
 //   POST /api/v1/booking        -> 201 booked · 409 taken · 422 errors by field · 429

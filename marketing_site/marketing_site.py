@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
 from pathlib import Path
 
 import reflex as rx
@@ -13,22 +11,18 @@ from marketing_site import (
     failures,
     logs,
     metrics,
-    routes,
+    page_table,
     security,
-    seo,
-    structured_data,
     theme,
 )
 from marketing_site.api import api_app
 from marketing_site.components.consent import consent_gate
 from marketing_site.components.error_boundary import site_error_boundary
-from marketing_site.components.layout import site_layout
-from marketing_site.pages import not_found
+from marketing_site.content import sources
 from marketing_site.reflex_internals import app_frame, exact_paths, redis_keyspace, reflex_logging, tab_handover
 from marketing_site.reflex_internals.event_middleware import CountHydrations
 from marketing_site.services import audience, mail, oidc
 from marketing_site.settings import get_settings
-from marketing_site.state.auth import AuthState
 
 logs.configure()
 reflex_logging.route_reflex_output()
@@ -39,70 +33,11 @@ tab_handover.install()
 # Before Reflex's managers subscribe: they never write the Redis server's configuration.
 redis_keyspace.install()
 
-PageBody = Callable[[str], rx.Component]
-
-# Each page key names a package of `marketing_site.pages` with `page(lang)` and, when the
-# page has state to initialise, an `ON_LOAD` event.
-_MODULES = {page.key: importlib.import_module(f"marketing_site.pages.{page.key}") for page in routes.PAGES}
-PAGE_BODIES: dict[str, PageBody] = {key: module.page for key, module in _MODULES.items()}
-ON_LOAD = {key: getattr(module, "ON_LOAD", None) for key, module in _MODULES.items()}
-
-
-def _on_load(key: str) -> list:
-    """Every page first initialises the authentication state (SPEC §4), then its own events."""
-    own = ON_LOAD[key]
-    return [AuthState.initialise, *(own if isinstance(own, list | tuple) else [own] if own else [])]
-
-
 # One stylesheet for the frame, one per page family (assets/styles/).
 STYLESHEETS = [
     "/site.css",
     *sorted(f"/styles/{f.name}" for f in (Path(__file__).parent.parent / "assets" / "styles").glob("*.css")),
 ]
-
-
-def _render(path: str, body: PageBody) -> Callable[[], rx.Component]:
-    render = lambda: site_layout(path, body(routes.page_lang(path)))
-    if getattr(_MODULES[body.__module__.rsplit(".", 1)[-1]], "OWN_BUNDLE", False):
-        # Reflex writes a page's memoised components into a JS module named after the
-        # module of its render function: this page's libraries (the console's charts)
-        # then load on this page only, not in the module every public page imports.
-        render.__module__ = body.__module__
-    return render
-
-
-def _add_site_pages(app: rx.App) -> None:
-    for page in routes.PAGES:
-        for lang, path in page.paths():
-            text = seo.page_text(page.key, lang)
-            app.add_page(
-                _render(path, PAGE_BODIES[page.key]),
-                route=path,
-                title=text["title"],
-                description=text["description"],
-                image=seo.og_image_url(page, lang),
-                meta=[*seo.head_tags(page, lang), *structured_data.script_tags(page, lang)],
-                on_load=_on_load(page.key),
-            )
-    # The not-found page in each language, prerendered (exact_paths.not_found_route).
-    for lang in routes.LANGS:
-        not_found_text = seo.page_text("not_found", lang)
-        app.add_page(
-            _render_not_found(lang),
-            route=exact_paths.not_found_route(lang),
-            title=not_found_text["title"],
-            description=not_found_text["description"],
-            image=seo.og_image_url(None, lang),
-            meta=seo.head_tags(None, lang),
-            on_load=[AuthState.initialise],  # a logged-in visitor's navbar, as on every page
-        )
-
-
-def _render_not_found(lang: str) -> Callable[[], rx.Component]:
-    # Paths at the root keep the browser-language messages of single-language pages (SPEC §1);
-    # under a language's prefix the page is in that language.
-    fixed_lang = lang if routes.LANGUAGES[lang] else None
-    return lambda: site_layout(exact_paths.NOT_FOUND_PROBES[lang], not_found.page(fixed_lang))
 
 
 app = rx.App(
@@ -125,7 +60,7 @@ app = rx.App(
 # own message (components/error_boundary.py).
 app_frame.drop_connection_overlay(app)
 app_frame.use_error_boundary(app, site_error_boundary)
-_add_site_pages(app)
+page_table.add_pages(app)
 # Counts hydrations; first, so that it sees every event before any middleware answers one.
 app.add_middleware(CountHydrations(), index=0)
 # Error reports (SENTRY_DSN) in each worker, before anything can fail.
@@ -142,3 +77,5 @@ app.register_lifespan_task(oidc.self_check)
 app.register_lifespan_task(redis_keyspace.check_at_start)
 # A worker that stops (SIGTERM, a rolling restart) writes the page views it holds.
 app.register_lifespan_task(audience.written_at_shutdown)
+# Under `make dev` only (SITE_DEV_LOOP): words saved while the backend runs are read again.
+app.register_lifespan_task(sources.refresh_in_development)

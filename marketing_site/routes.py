@@ -33,7 +33,7 @@ class Page:
     protected: bool = False
     # Its content comes from the server's state when it loads (an on_load of its own): the
     # page opens the state websocket for every visitor. Every other page is read without one
-    # (frontend_build.py, 3.); the test of marketing_site.ON_LOAD keeps the two in step.
+    # (frontend_build.py, 3.); a test of `page_table.on_load_events` keeps the two in step.
     stateful: bool = False
 
     def _own(self, lang: str) -> str | None:
@@ -133,6 +133,15 @@ PAGES: tuple[Page, ...] = (
     CONSOLE,
 )
 
+# The key of the not-found page (no entry of the route table: it answers every unknown path).
+NOT_FOUND_KEY = "not_found"
+
+
+def page_keys() -> list[str]:
+    """Every page's key, the not-found page's last."""
+    return [page.key for page in PAGES] + [NOT_FOUND_KEY]
+
+
 FEATURE_PAGES: tuple[Page, ...] = (
     FEATURE_RELATIONSHIP,
     FEATURE_PORTAL,
@@ -143,6 +152,11 @@ FEATURE_PAGES: tuple[Page, ...] = (
 # Where English-side downloads send the visitor. It is in no route list, so it shows the
 # not-found page: a defect of the original, kept on purpose and listed in docs/architecture.md.
 EN_THANKS_PATH = "/en/merci"
+
+# What the backend answers besides the pages: the JSON API, the login routes, the downloads and
+# the metrics (every route of `api/` starts with one of these; tests/test_dev_loop.py checks it).
+# The development server proxies them to the backend (`devloop/`), as nginx does in production.
+BACKEND_PREFIXES: tuple[str, ...] = ("/api/", "/auth/", "/files/", "/metrics")
 
 # Old or variant spellings that answer a permanent redirect to the real page.
 PERMANENT_REDIRECTS: dict[str, str] = {

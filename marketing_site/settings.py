@@ -31,6 +31,9 @@ LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 # Non-negative whole numbers (counts, seconds, minutes); a port is 1-65535.
 Count = Annotated[int, Field(ge=0)]
 Port = Annotated[int, Field(ge=1, le=65535)]
+# A demo's length: the agenda's fixed steps (content/demo.py, 10 minutes) leave the
+# demonstration 5 minutes at least; beyond four hours it is a workshop, not a demo.
+MIN_MEETING_MINUTES, MAX_MEETING_MINUTES = 15, 240
 
 # Variables whose empty value means "the default" (as `VAR=` in a copied .env.example). The
 # others keep an empty value: an empty BOOKING_HOLIDAYS means no public holidays off, an
@@ -66,6 +69,7 @@ _EMPTY_MEANS_DEFAULT = frozenset(
         "booking_min_notice_minutes",
         "booking_days_ahead",
         "booking_buffer_minutes",
+        "booking_meeting_minutes",
         "booking_busy_cache_seconds",
         "booking_rate_limit_per_ip",
         "audience_rate_limit_per_minute",
@@ -204,12 +208,16 @@ class Settings(BaseSettings):
     booking_working_hours: Annotated[tuple[tuple[int, int], ...], NoDecode] = ((540, 720), (840, 1080))
     booking_min_notice_minutes: Count = 240
     booking_days_ahead: Count = 21
+    # A demo's length, written wherever the words name it (`{{meeting_minutes}}`, content/words.py),
+    # and the free time kept between two meetings (`{{buffer_minutes}}`).
+    booking_meeting_minutes: Annotated[int, Field(ge=MIN_MEETING_MINUTES, le=MAX_MEETING_MINUTES)] = 30
     booking_buffer_minutes: Count = 15
     booking_holidays: str = "FR"
     # A private calendar address is a secret of its own (whoever has it reads the calendar).
     booking_busy_ics_url: SecretStr = SecretStr("")
     booking_busy_cache_seconds: Count = 300
-    booking_video_url: str = "https://meet.nereo-wealth.fr/demo-30-min"
+    # Named after the demo, not its length: BOOKING_MEETING_MINUTES changes without it.
+    booking_video_url: str = "https://meet.nereo-wealth.fr/demo"
     booking_organizer_email: str = "demo@nereo-wealth.fr"
     booking_rate_limit_per_ip: Count = 10
     # Budgets over 24 hours, whatever the address: bookings for one email (each mails a

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from marketing_site import routes
 from marketing_site.components.layout import site_layout
-from marketing_site.marketing_site import PAGE_BODIES
+from marketing_site.page_table import page_module
 
 
 def main(keys: list[str]) -> int:
@@ -24,7 +24,7 @@ def main(keys: list[str]) -> int:
             continue
         for lang, path in page.paths():
             try:
-                site_layout(path, PAGE_BODIES[page.key](lang)).render()
+                site_layout(path, page_module(page.key).page(lang)).render()
             except Exception:  # noqa: BLE001 - report every page, then fail
                 failures += 1
                 print(f"FAIL {path}")

@@ -37,6 +37,7 @@ def scheduler(tmp_path, monkeypatch):
     monkeypatch.setenv("BOOKING_WORKING_HOURS", "09:00-12:00,14:00-18:00")
     monkeypatch.setenv("BOOKING_MIN_NOTICE_MINUTES", "240")
     monkeypatch.setenv("BOOKING_DAYS_AHEAD", "7")
+    monkeypatch.setenv("BOOKING_MEETING_MINUTES", "30")
     monkeypatch.setenv("BOOKING_BUFFER_MINUTES", "15")
     monkeypatch.setenv("BOOKING_HOLIDAYS", "FR")
     monkeypatch.setenv("BOOKING_BUSY_ICS_URL", "")
@@ -430,3 +431,50 @@ def test_a_booking_keeps_its_visit_attribution_on_both_rows_and_in_the_sales_mai
         )
     sales = next(m for m in mails if m.reply_to != scheduler.get_settings().booking_organizer_email)
     assert "Campagne (utm_campaign) : q4" in sales.body and "Page d'arrivée : /" in sales.body
+
+
+def test_the_meeting_length_setting_makes_the_offer_the_booking_the_invitation_and_the_mails(scheduler, monkeypatch):
+    """Issue 40: BOOKING_MEETING_MINUTES, not a constant. At 45 minutes with the 15-minute buffer
+    the meetings start every hour, each booking lasts 45 minutes, and the invitation and the
+    visitor's mail say so in the visitor's language."""
+    import asyncio
+    import json
+
+    from icalendar import Calendar
+
+    from marketing_site import settings
+    from marketing_site.api import booking as booking_api
+    from marketing_site.db import new_session
+    from marketing_site.db.booking import Booking
+    from marketing_site.db.leads import OutboxMessage
+
+    monkeypatch.setenv("BOOKING_MEETING_MINUTES", "45")
+    settings.get_settings.cache_clear()
+    slots = scheduler.available_slots(NOW)
+    assert _day(slots, "2026-12-22") == ["08:00", "09:00", "10:00", "13:00", "14:00", "15:00", "16:00"]
+    assert scheduler.refusal(utc("2026-12-22T08:45"), NOW) == "slot_invalid"  # a 30-minute grid's slot
+    schedule = scheduler.Schedule.from_settings()
+    start = utc("2026-12-22T13:00")
+    # Busy from 50 minutes after the start: inside the meeting and its buffer (45 + 15), not after.
+    assert schedule.overlaps(start, [(start + timedelta(minutes=50), start + timedelta(minutes=70))])
+    assert not schedule.overlaps(start, [(start + timedelta(minutes=60), start + timedelta(minutes=70))])
+    assert json.loads(asyncio.run(booking_api.slots(None)).body)["duration_minutes"] == 45
+
+    first, second, *_ = scheduler.available_slots()
+    for lang, slot in (("en", first), ("fr", second)):
+        payload = {**CONTACT, "lang": lang, "email": f"{lang}@example.com", "slot": scheduler.slot_id(slot)}
+        assert scheduler.book(payload, "10.0.0.1").status == "booked"
+    with new_session() as session:
+        bookings = session.exec(select(Booking)).all()
+        mails = session.exec(select(OutboxMessage)).all()
+    assert {b.ends_at - b.starts_at for b in bookings} == {timedelta(minutes=45)}
+    visitor = {m.mail_to: m for m in mails if m.mail_to.endswith("@example.com")}
+    assert "Your 45-minute Nereo demo with" in visitor["en@example.com"].body
+    assert "démonstration Nereo de 45 minutes avec" in visitor["fr@example.com"].body
+    for message, summary in (
+        (visitor["en@example.com"], "Nereo demo (45 min)"),
+        (visitor["fr@example.com"], "Démonstration Nereo (45 min)"),
+    ):
+        [event] = Calendar.from_ical(message.calendar_ics).walk("VEVENT")
+        assert event.decoded("DTEND") - event.decoded("DTSTART") == timedelta(minutes=45)
+        assert str(event["SUMMARY"]) == summary

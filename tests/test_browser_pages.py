@@ -20,12 +20,35 @@ def _open(new_page, site, path, **kwargs):
     return page
 
 
+def _offers_as_data(page, lang: str) -> None:
+    """The highlighted plan's badge, and each footnote a card marks: its note shown once, and given
+    by the browser as the marked line's description (content/offers.py, tests/test_offer_notes.py)."""
+    from playwright.sync_api import expect
+
+    from marketing_site.content.offers import FOOTNOTES, HIGHLIGHTED
+    from marketing_site.content.words import words
+
+    assert page.get_by_test_id("most-popular").count() == 1
+    badge = page.locator(f"#{HIGHLIGHTED}").get_by_test_id("most-popular")
+    assert badge.text_content() == words(lang, "offers.highlight_badge")
+    shown = 0
+    for note in FOOTNOTES:
+        marked = page.locator(f'[aria-describedby~="offer-note-{note.key}"]')
+        if marked.count():
+            shown += 1
+            expect(page.locator(f"#offer-note-{note.key}")).to_be_visible()
+            expect(marked.first).to_have_accessible_description(
+                re.compile(re.escape(words(lang, f"offers.notes.{note.key}")))
+            )
+    assert shown, "the site's own footnote (KYC-LAB) is on the pricing page"
+
+
 def test_french_pricing_in_euros_with_default_set(new_page, site):
     page = _open(new_page, site, routes.PRICING.fr)
     amounts = price_amounts(page)
     assert [re.sub(r"\s", " ", amounts[k]) for k in PRICES[:3]] == ["8 €", "100 €", "150 €"]
     assert amounts["complete"] == "Sur devis"
-    assert page.locator("#interact").get_by_test_id("most-popular").text_content() == "Le plus populaire"
+    _offers_as_data(page, "fr")
     assert "$" not in page.locator("main").inner_text()
     assert page.state_sockets == []  # the configured set is prerendered (state/pricing.py)
 
@@ -35,7 +58,7 @@ def test_english_pricing_in_dollars(new_page, site):
     amounts = price_amounts(page)
     assert [amounts[k] for k in PRICES[:3]] == ["$8", "$100", "$150"]
     assert amounts["complete"] == "On quote"
-    assert page.locator("#interact").get_by_test_id("most-popular").text_content() == "Most popular"
+    _offers_as_data(page, "en")
     assert "€" not in page.locator("main").inner_text()
 
 

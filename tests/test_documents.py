@@ -3,9 +3,9 @@ small, in sync, and each in its own language.
 
 No server is needed: the committed files are compared byte for byte with a fresh rendering of
 the Markdown in `marketing_site/content/<lang>/documents/` by scripts/make_documents.py, so a
-text change that was not followed by `.venv/bin/python scripts/make_documents.py` fails here.
-The text is read back from the PDFs with pypdf (fpdf2 stores it as glyph codes of the embedded
-font subsets).
+text change that was not followed by `.venv/bin/python scripts/make_documents.py` fails here, and
+so would a generator whose output changed from one run to the next. The cover's text is read back
+with pypdf. tests/test_documents_pdfua.py checks that the files are tagged PDF/UA-1.
 """
 
 from __future__ import annotations

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import textwrap
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -115,7 +118,7 @@ RENDER = """
 
     def render(page, lang):
         # The page in its layout as Reflex compiles it (JavaScript: non-ASCII text \\u-escaped);
-        # its body from `marketing_site.pages.<key>`, as the app finds it (marketing_site._MODULES).
+        # its body from `marketing_site.pages.<key>`, as the app finds it (page_table.page_module).
         body = importlib.import_module(f"marketing_site.pages.{page.key}").page
         return str(site_layout(page.path(lang), body(lang)))
 """
@@ -699,3 +702,169 @@ def test_recipe_g_a_required_assets_select_on_the_demo_booking_only(repo):
 
 def _csv_rows(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=";"))
+
+
+# ---------------------------------------------------------------- (h) a footnote and a new highlighted plan
+
+MINIMUM_NOTE = {
+    "fr": "Facturation à partir de 50 clients.",
+    "en": "Billed from 50 clients.",
+}
+
+
+def test_recipe_h_a_footnote_and_a_new_highlighted_plan(repo):
+    edit(repo, "marketing_site/content/offers.py", 'HIGHLIGHTED: str | None = "interact"', 'HIGHLIGHTED = "complete"')
+    edit(
+        repo,
+        "marketing_site/content/offers.py",
+        '    Footnote("kyc_lab_partner", "1", features=("kyc_lab",)),\n',
+        '    Footnote("kyc_lab_partner", "1", features=("kyc_lab",)),\n'
+        '    Footnote("minimum_clients", "2", prices=("engage", "interact")),\n',
+    )
+    for lang, note in MINIMUM_NOTE.items():
+        add_yaml(repo, f"marketing_site/content/{lang}/offers.yaml", ["notes", "minimum_clients"], note)
+    found = run_in(
+        repo,
+        """
+    import dataclasses, importlib, json
+    from marketing_site.content.offers import FOOTNOTES
+    from marketing_site.content.words import words
+
+    def tree(key, lang):
+        return importlib.import_module(f"marketing_site.pages.{key}").page(lang).render()
+
+    print(json.dumps({
+        "footnotes": [dataclasses.asdict(note) for note in FOOTNOTES],
+        "words": {lang: words(lang, "offers") for lang in ("fr", "en")},
+        "pricing": {lang: tree("pricing", lang) for lang in ("fr", "en")},
+        "compare": {lang: tree("compare", lang) for lang in ("fr", "en")},
+    }, ensure_ascii=False))
+    """,
+    )
+    from test_offer_notes import badges, element_tree, footnote_problems
+
+    from marketing_site.content.offers import Footnote
+
+    footnotes = tuple(
+        Footnote(**{k: tuple(v) if isinstance(v, list) else v for k, v in n.items()}) for n in found["footnotes"]
+    )
+    assert [note.key for note in footnotes] == ["kyc_lab_partner", "minimum_clients"]
+    for lang, note in MINIMUM_NOTE.items():
+        text = found["words"][lang]
+        pricing, compare = element_tree(found["pricing"][lang]), element_tree(found["compare"][lang])
+        assert footnote_problems(pricing, text, footnotes) == footnote_problems(compare, text, footnotes) == []
+        # The note's mark on Engage's and Interact's prices, the note once under the cards.
+        described = {
+            card.props["id"]: line.props.get("aria-describedby", "")
+            for card in pricing.walk()
+            if card.tag == "article" and "offer" in card.classes()
+            for line in card.walk()
+            if "offer__price-line" in line.classes()
+        }
+        assert described == {
+            "engage": "offer-note-minimum_clients",
+            "manage": "",
+            "interact": "offer-note-minimum_clients",
+            "complete": "",
+        }
+        [listed] = [e for e in pricing.walk() if e.props.get("id") == "offer-note-minimum_clients"]
+        assert listed.text(sr=False) == f"2 {note}"
+        # A price's note is not the compare table's: it shows no price.
+        assert not [e for e in compare.walk() if e.props.get("id") == "offer-note-minimum_clients"]
+        # The badge moved to Complete, on the pricing card and on the compare guide's card.
+        cards = [
+            next(a for a in badge.ancestors() if a.tag == "article") for badge in badges(pricing) + badges(compare)
+        ]
+        assert [badge.text() for badge in badges(pricing) + badges(compare)] == [text["highlight_badge"]] * 2
+        assert cards[0].props["id"] == "complete" and cards[1].text().startswith("Complete")
+        highlighted = [e.props["id"] for e in pricing.walk() if "offer--highlighted" in e.classes()]
+        assert highlighted == ["complete"]
+
+
+# ---------------------------------------------------------------- (i) 45-minute meetings
+
+
+def test_recipe_i_45_minute_meetings(repo):
+    write(repo, ".env", "BOOKING_MEETING_MINUTES=45\n")
+    edit(
+        repo,
+        "marketing_site/content/demo.py",
+        'AGENDA: dict[str, int | None] = {"context": 5, "demonstration": None, "next_steps": 5}',
+        'AGENDA: dict[str, int | None] = {"context": 10, "demonstration": None, "next_steps": 10}',
+    )
+    found = run_in(
+        repo,
+        RENDER
+        + """
+    import asyncio, pathlib
+    from datetime import timedelta
+    from alembic import command
+    from alembic.config import Config
+    from icalendar import Calendar
+    from sqlmodel import select
+    from marketing_site.api import booking as booking_api
+    from marketing_site.content.words import words
+    from marketing_site.db import new_session
+    from marketing_site.db.booking import Booking
+    from marketing_site.db.leads import OutboxMessage
+    from marketing_site.services import booking
+
+    command.upgrade(Config("alembic.ini"), "head")
+    slots = booking.available_slots()
+    contact = {"name": "Martin", "firstname": "Anne", "phone": "+33 1 23 45 67 89", "company": "Banque Exemple",
+               "timezone": "Europe/Paris"}
+    for lang, slot in zip(("fr", "en"), slots[:2]):
+        payload = {**contact, "lang": lang, "email": f"anne.{lang}@example.com", "slot": booking.slot_id(slot)}
+        assert booking.book(payload, "10.0.0.1").status == "booked", lang
+    with new_session() as session:
+        lengths = {str(b.ends_at - b.starts_at) for b in session.exec(select(Booking))}
+        mails = {m.mail_to: (m.body, m.calendar_ics) for m in session.exec(select(OutboxMessage))}
+    events = {to: Calendar.from_ical(ics).walk("VEVENT")[0] for to, (_, ics) in mails.items()}
+    pages = ("DEMO", "PRICING", "COMPARE", "HOME", "ABOUT", "WEBINARS", "FEATURE_PORTAL", "SUBSCRIPTION")
+    print(json.dumps({
+        "words": {lang: {f.stem: words(lang, f.stem, fallback=lang) for f in sorted(pathlib.Path(
+            "marketing_site/content", lang).glob("*.yaml"))} for lang in routes.LANGS},
+        "pages": {f"{key}/{lang}": render(getattr(routes, key), lang) for key in pages for lang in routes.LANGS},
+        "starts": [booking.slot_id(s) for s in slots[:12]],
+        "api": json.loads(asyncio.run(booking_api.slots(None)).body)["duration_minutes"],
+        "lengths": sorted(lengths),
+        "bodies": {to: body for to, (body, _) in mails.items()},
+        "events": {to: [str(e["SUMMARY"]), (e.decoded("DTEND") - e.decoded("DTSTART")).seconds // 60]
+                   for to, e in events.items()},
+    }, ensure_ascii=False))
+    """,
+        ENV_FILE=str(repo / ".env"),
+    )
+    from test_meeting_length import written_lengths
+
+    # The words: no 30-minute meeting left anywhere, 45 where the length was.
+    hits = [
+        (lang, name, hit)
+        for lang, files in found["words"].items()
+        for name, tree in files.items()
+        for hit in written_lengths(json.dumps(tree, ensure_ascii=False))
+    ]
+    assert hits == []
+    for lang, title, slots_label, summary in (
+        ("fr", "Réservez votre démonstration Nereo de 45 minutes", "Créneaux de 45 minutes le {day}", "(45 min)"),
+        ("en", "Book your 45-minute Nereo demo", "45-minute slots on {day}", "(45 min)"),
+    ):
+        demo = found["pages"][f"DEMO/{lang}"]
+        assert js(title) in demo and js(slots_label) in demo
+        # The agenda: 10 + 25 + 10 minutes.
+        agenda = [int(n) for n in re.findall(r'"(\d+) min(?:\\u00a0)?:', demo)]
+        assert agenda == [10, 25, 10]
+        assert found["words"][lang]["booking"]["mail"]["event_summary"].endswith(summary)
+    for key in ("PRICING", "COMPARE", "HOME", "ABOUT", "WEBINARS", "FEATURE_PORTAL", "SUBSCRIPTION"):
+        for lang in ("fr", "en"):
+            assert "45 minutes" in found["pages"][f"{key}/{lang}"], (key, lang)
+    # The scheduler: 45-minute meetings, one starting every hour (45 + the 15-minute buffer).
+    assert found["api"] == 45 and found["lengths"] == ["0:45:00"]
+    starts = [datetime.fromisoformat(s) for s in found["starts"]]
+    same_day = [b - a for a, b in itertools.pairwise(starts) if a.date() == b.date()]
+    assert timedelta(hours=1) in same_day and min(same_day) == timedelta(hours=1)
+    # The invitation and the visitor's mail, in each language.
+    assert found["events"]["anne.fr@example.com"] == ["Démonstration Nereo (45 min)", 45]
+    assert found["events"]["anne.en@example.com"] == ["Nereo demo (45 min)", 45]
+    assert "Votre démonstration Nereo de 45 minutes avec" in found["bodies"]["anne.fr@example.com"]
+    assert "Your 45-minute Nereo demo with" in found["bodies"]["anne.en@example.com"]

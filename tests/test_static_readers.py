@@ -118,10 +118,10 @@ def test_the_rewrite_stops_the_build_when_reflex_moved_what_it_rewrites(tmp_path
 
 
 def test_the_policy_lists_the_pages_with_an_on_load_and_the_login_cookies():
-    from marketing_site.marketing_site import ON_LOAD
+    from marketing_site import page_table
     from marketing_site.services import site_storage
 
-    with_on_load = {key for key, events in ON_LOAD.items() if events}
+    with_on_load = {page.key for page in routes.PAGES if page_table.on_load_events(page.key)[1:]}
     assert with_on_load == {page.key for page in routes.PAGES if page.stateful}
     assert all(page.stateful for page in routes.PAGES if page.protected)
     assert set(STATE_COOKIES) == {site_storage.MARKER.name, site_storage.LOGIN_ERROR.name}

@@ -22,7 +22,7 @@ from servers import ROOT, SiteServer, build_in_own_web_folder, free_port
 ROUTE_TABLE_ENTRY = 'LANGUAGES: dict[str, str] = {"fr": "", "en": "/en"}'
 # (file of content/de/, English line as copied, its German translation)
 TRANSLATIONS = (
-    ("demo.yaml", r"^  title: Book your .*$", "  title: Buchen Sie Ihre 30-minütige {{brand}}-Demo"),
+    ("demo.yaml", r"^  title: Book your .*$", "  title: Buchen Sie Ihre {{meeting_minutes}}-minütige {{brand}}-Demo"),
     ("pricing.yaml", r"^  title: Our offers & pricing$", "  title: Unsere Angebote & Preise"),
     ("pricing.yaml", r"^  currency_prefix: \$$", "  currency_prefix: ''"),
     ("pricing.yaml", r"^  currency_suffix: ''$", "  currency_suffix: ' €'"),

@@ -39,7 +39,7 @@ async def slots(_: Request) -> JSONResponse:
     offer = await to_thread.run_sync(booking.available_slots)
     return JSONResponse(
         {
-            "duration_minutes": booking.SLOT_MINUTES,
+            "duration_minutes": get_settings().booking_meeting_minutes,
             "timezone": get_settings().booking_timezone,
             "slots": [booking.slot_id(start) for start in offer],
         },

@@ -21,16 +21,16 @@ and typographic apostrophes to English ones.
 
 from __future__ import annotations
 
-from functools import cache
+import re
 from pathlib import Path
 from typing import Any
 
-import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from marketing_site import routes
 from marketing_site.brand import BRAND_NAME, LEGAL_NAME
+from marketing_site.content.sources import content_cache, load_yaml, note_read
 
 CONTENT = Path(__file__).resolve().parent
 # Every language of the site has its documents (a new language's are its copy of the English
@@ -39,8 +39,16 @@ LANGS = routes.LANGS
 KEYS = ("ebook", "white_paper", "portal_documentation", "kyc_documentation", "subscription_documentation")
 FACTS = {"{{brand}}": BRAND_NAME, "{{legal_name}}": LEGAL_NAME}
 
-# Rich text: a list of (bold, text) runs.
-Runs = list[tuple[bool, str]]
+# Rich text: a list of runs, each {"text", "bold", "href", "lang"}: bold or not, part of a link to
+# `href` (an https:// or mailto: address) or not, in another language than the document's (`lang`,
+# a BCP 47 tag such as "fr-FR") or not.
+Run = dict[str, Any]
+Runs = list[Run]
+
+# A passage in another language than the document's: `<span lang="fr-FR">...</span>`, the only
+# inline HTML a document may carry (the PDF tags it with its own /Lang).
+_LANG_OPEN = re.compile(r'<span lang="([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)">')
+_LINK_SCHEMES = ("https://", "mailto:")
 
 
 def _facts(text: str) -> str:
@@ -62,24 +70,36 @@ def _split_front_matter(source: str, path: Path) -> tuple[dict[str, Any], str]:
     if not source.startswith("---\n"):
         raise ValueError(f"{path}: front matter (between --- lines) expected at the top")
     front, _, body = source[4:].partition("\n---\n")
-    return yaml.safe_load(front) or {}, body
+    return load_yaml(front) or {}, body
 
 
-def _runs(inline: Token) -> Runs:
-    """The text of an inline token as (bold, text) runs; soft line breaks become spaces."""
+def _runs(inline: Token, path: Path) -> Runs:
+    """The text of an inline token as runs; soft line breaks become spaces."""
     runs: Runs = []
-    bold = False
+    bold, href, lang = False, None, None
     for child in inline.children or []:
         if child.type == "strong_open":
             bold = True
         elif child.type == "strong_close":
             bold = False
+        elif child.type == "link_open":
+            href = str(child.attrs["href"])
+            if not href.startswith(_LINK_SCHEMES):
+                raise ValueError(f"{path}: a link in a document goes to an https:// or mailto: address ({href!r})")
+        elif child.type == "link_close":
+            href = None
+        elif child.type == "html_inline" and (opened := _LANG_OPEN.fullmatch(child.content)) and lang is None:
+            lang = opened.group(1)
+        elif child.type == "html_inline" and child.content == "</span>" and lang is not None:
+            lang = None
         elif child.type in ("text", "code_inline") and child.content:
-            runs.append((bold, _facts(child.content)))
+            runs.append({"text": _facts(child.content), "bold": bold, "href": href, "lang": lang})
         elif child.type in ("softbreak", "hardbreak"):
-            runs.append((bold, " "))
+            runs.append({"text": " ", "bold": bold, "href": href, "lang": lang})
         elif child.type not in ("em_open", "em_close", "text", "code_inline"):
-            raise ValueError(f"unsupported Markdown in a document: {child.type} ({inline.content!r})")
+            raise ValueError(f"{path}: unsupported Markdown in a document: {child.type} ({inline.content!r})")
+    if lang is not None or href is not None:
+        raise ValueError(f"{path}: unclosed <span lang> or link in {inline.content!r}")
     return runs
 
 
@@ -88,17 +108,35 @@ def _is_emphasis_only(inline: Token) -> bool:
     return len(children) >= 3 and children[0].type == "em_open" and children[-1].type == "em_close"
 
 
+def _figure(inline: Token, path: Path) -> dict[str, Any] | None:
+    """A paragraph that is one image alone, `![alt text](images/name.svg)`, as a figure block."""
+    children = [child for child in inline.children or [] if not (child.type == "text" and not child.content.strip())]
+    if len(children) != 1 or children[0].type != "image":
+        return None
+    image = children[0]
+    alt = _facts(image.content).strip()
+    if not alt:
+        raise ValueError(f"{path}: an image in a document needs its alternative text: ![what it shows](...)")
+    source = (path.parent / str(image.attrs["src"])).resolve()
+    if not source.is_relative_to(path.parent.resolve()) or not source.is_file():
+        raise ValueError(f"{path}: image {image.attrs['src']!r} is not a file beside the document")
+    return {"kind": "figure", "src": source, "alt": alt}
+
+
 def parse_document(source: str, path: Path) -> dict[str, Any]:
     """One document: the front matter's fields and `sections`, a list of `{"heading", "blocks"}`.
 
     A block is `{"kind": "lead" | "paragraph" | "subheading", "text": runs}`,
-    `{"kind": "bullets", "items": [runs]}` or `{"kind": "callout", "title": runs, "items": [runs]}`.
+    `{"kind": "bullets", "items": [runs]}`, `{"kind": "callout", "title": runs, "items": [runs]}`,
+    `{"kind": "table", "header": [runs], "rows": [[runs]]}` or
+    `{"kind": "figure", "src": path, "alt": text}`.
     """
     front, body = _split_front_matter(source, path)
     document = {key: _fill(value) for key, value in front.items()}
     sections: list[dict[str, Any]] = []
-    tokens = MarkdownIt("commonmark").parse(body)
+    tokens = MarkdownIt("commonmark").enable("table").parse(body)
     callout: dict[str, Any] | None = None
+    table: dict[str, Any] | None = None
 
     def blocks() -> list[dict[str, Any]]:
         if not sections:
@@ -111,10 +149,25 @@ def parse_document(source: str, path: Path) -> dict[str, Any]:
             blocks().append(callout)
         elif token.type == "blockquote_close":
             callout = None
+        elif token.type == "table_open":
+            table = {"kind": "table", "header": [], "rows": []}
+            blocks().append(table)
+        elif token.type == "table_close":
+            table = None
+        elif token.type == "tr_open" and table is not None and tokens[index - 1].type != "thead_open":
+            table["rows"].append([])
+        elif token.type == "inline" and table is not None:
+            cell = _runs(token, path)
+            if tokens[index - 1].type == "th_open":
+                table["header"].append(cell)
+            else:
+                table["rows"][-1].append(cell)
         elif token.type == "heading_open":
-            text = _runs(tokens[index + 1])
+            text = _runs(tokens[index + 1], path)
             if token.tag == "h2":
-                sections.append({"heading": "".join(t for _, t in text), "blocks": []})
+                if any(run["href"] or run["lang"] for run in text):
+                    raise ValueError(f"{path}: a ## heading is plain text (no link, no <span lang>)")
+                sections.append({"heading": "".join(run["text"] for run in text), "blocks": []})
             elif token.tag == "h3":
                 blocks().append({"kind": "subheading", "text": text})
             else:
@@ -124,25 +177,29 @@ def parse_document(source: str, path: Path) -> dict[str, Any]:
         elif token.type == "inline" and tokens[index - 1].type == "paragraph_open":
             if index >= 2 and tokens[index - 2].type == "list_item_open":
                 target = callout if callout is not None else blocks()[-1]
-                target["items"].append(_runs(token))
+                target["items"].append(_runs(token, path))
             elif callout is not None:
                 if callout["title"]:
                     raise ValueError(f"{path}: a call-out is a bold title and a list")
-                callout["title"] = _runs(token)
+                callout["title"] = _runs(token, path)
+            elif (figure := _figure(token, path)) is not None:
+                blocks().append(figure)
             elif _is_emphasis_only(token):
-                blocks().append({"kind": "lead", "text": _runs(token)})
+                blocks().append({"kind": "lead", "text": _runs(token, path)})
             else:
-                blocks().append({"kind": "paragraph", "text": _runs(token)})
-        elif token.type in ("ordered_list_open", "fence", "code_block", "html_block", "hr", "table_open"):
+                blocks().append({"kind": "paragraph", "text": _runs(token, path)})
+        elif token.type in ("ordered_list_open", "fence", "code_block", "html_block", "hr"):
             raise ValueError(f"{path}: {token.type} is not laid out in the PDF documents")
     document["sections"] = sections
     return document
 
 
-@cache
+@content_cache
 def documents_in(lang: str) -> dict[str, dict]:
     """The five documents in `lang`, by key."""
     folder = CONTENT / lang / "documents"
+    for key in KEYS:
+        note_read(folder / f"{key}.md")
     return {key: parse_document((folder / f"{key}.md").read_text("utf-8"), folder / f"{key}.md") for key in KEYS}
 
 
@@ -151,11 +208,12 @@ def document_for(key: str, lang: str) -> dict:
     return documents_in(lang)[key]
 
 
-@cache
+@content_cache
 def layout_words(lang: str) -> dict[str, str]:
     """The words the PDF layout adds around a document's text: cover tagline, contents heading,
     and the PDF's language tag."""
-    words = yaml.safe_load((CONTENT / lang / "documents" / "pdf_layout.yaml").read_text("utf-8"))
+    note_read(CONTENT / lang / "documents" / "pdf_layout.yaml")
+    words = load_yaml((CONTENT / lang / "documents" / "pdf_layout.yaml").read_text("utf-8"))
     return {key: _facts(value) for key, value in words.items()}
 
 

@@ -10,6 +10,11 @@ own file there.
 - Interact: Engage plus Manage. Complete: Interact plus KYC onboarding.
 - Optional add-ons, per offer, exactly as SPEC §9 lists them; the add-on services
   (support, onboarding, data clean-up) are optional on every offer.
+
+What the pages say about the offers besides the matrix is data here too: the plan the pricing
+page highlights (`HIGHLIGHTED`, its badge's words `highlight_badge` in the offers YAML) and the
+footnotes (`FOOTNOTES`: a mark after what a note qualifies, the note's words `notes.<key>` in
+the offers YAML). A wrong key fails here, at import, naming the footnote.
 """
 
 from __future__ import annotations
@@ -150,3 +155,65 @@ OFFERS: dict[str, Offer] = {
 def status(offer: str, feature: str) -> Status:
     """Whether `feature` is included in, optional on, or absent from `offer`."""
     return OFFERS[offer].status(feature)
+
+
+# The plan the pricing page puts forward (SPEC §9: Interact, "most popular"): its card stands out
+# with the badge `highlight_badge` of content/<lang>/offers.yaml and the primary button, and the
+# compare page's guide shows the same badge on its card. None: no plan is put forward.
+HIGHLIGHTED: str | None = "interact"
+
+
+@dataclasses.dataclass(frozen=True)
+class Footnote:
+    """A note qualifying some features or some offers' prices.
+
+    Its mark follows what it qualifies: a feature's name on the pricing cards and in the compare
+    table, an offer's price on its pricing card. The note itself (`notes.<key>` in each
+    content/<lang>/offers.yaml) is listed, with its mark, below the cards and below the table,
+    on the pages that show one of its marks.
+    """
+
+    key: str
+    # Shown as written ("1", "*", "†"); one mark per footnote.
+    mark: str
+    features: tuple[str, ...] = ()
+    # Offer keys whose price the note qualifies.
+    prices: tuple[str, ...] = ()
+
+
+FOOTNOTES: tuple[Footnote, ...] = (
+    # The automated KYC-LAB checks are a partner's service.
+    Footnote("kyc_lab_partner", "1", features=("kyc_lab",)),
+)
+
+
+def feature_notes(feature: str) -> tuple[Footnote, ...]:
+    """The footnotes qualifying a feature, in the order of `FOOTNOTES`."""
+    return tuple(note for note in FOOTNOTES if feature in note.features)
+
+
+def price_notes(offer: str) -> tuple[Footnote, ...]:
+    """The footnotes qualifying an offer's price, in the order of `FOOTNOTES`."""
+    return tuple(note for note in FOOTNOTES if offer in note.prices)
+
+
+def check(highlighted: str | None, footnotes: tuple[Footnote, ...]) -> None:
+    """The highlighted plan and the footnotes name what exists, each footnote and each mark once."""
+    if highlighted is not None and highlighted not in OFFERS:
+        raise ValueError(f"HIGHLIGHTED names no offer: {highlighted!r} (one of {', '.join(OFFER_KEYS)}, or None)")
+    for field in ("key", "mark"):
+        values = [getattr(note, field) for note in footnotes]
+        if repeated := sorted({v for v in values if values.count(v) > 1}):
+            raise ValueError(f"FOOTNOTES: each footnote needs a {field} of its own, {repeated} are repeated")
+    for note in footnotes:
+        if not note.mark.strip():
+            raise ValueError(f"footnote {note.key!r}: its mark is empty")
+        if not note.features and not note.prices:
+            raise ValueError(f"footnote {note.key!r} qualifies nothing: give it features or prices")
+        if unknown := [f for f in note.features if f not in FEATURES]:
+            raise ValueError(f"footnote {note.key!r}: unknown features {unknown} (see FEATURE_GROUPS)")
+        if unknown := [o for o in note.prices if o not in OFFERS]:
+            raise ValueError(f"footnote {note.key!r}: unknown offers {unknown} (one of {', '.join(OFFER_KEYS)})")
+
+
+check(HIGHLIGHTED, FOOTNOTES)

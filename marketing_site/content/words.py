@@ -15,7 +15,6 @@ lists in its `_plain` (attribute values, mail subjects) stay as written.
 
 from __future__ import annotations
 
-import functools
 import pathlib
 import re
 from collections.abc import Callable, Collection, Mapping
@@ -27,6 +26,15 @@ from markdown_it.token import Token
 
 from marketing_site import brand
 from marketing_site.content import demo
+from marketing_site.content.sources import (
+    ContentError,
+    content_cache,
+    line_of,
+    load_yaml,
+    note_fallback,
+    note_read,
+)
+from marketing_site.settings import get_settings
 
 CONTENT_DIR = pathlib.Path(__file__).parent
 DEFAULT_LANG = "fr"
@@ -40,6 +48,13 @@ FACTS = {
     "founded_year": str(brand.FOUNDED_YEAR),
     "consultant": demo.CONSULTANT,
 }
+# Facts that are settings, decided per deployment: the placeholder and the settings field.
+# Read when a file is loaded, never at import; the parsed files are kept per value, so a
+# changed setting changes every text that names it.
+SETTING_FACTS = {
+    "meeting_minutes": "booking_meeting_minutes",
+    "buffer_minutes": "booking_buffer_minutes",
+}
 
 _FRENCH_SPACES = re.compile(r" (?=[:;!?%»])|(?<=«) |(?<=n°) ")
 _PLACEHOLDER = re.compile(r"\{\{\s*([\w.]+)\s*\}\}")
@@ -48,7 +63,16 @@ _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.DOTALL)
 
 
 class MissingWords(LookupError):
-    """A key or document exists in no language folder (a typo in a page or a file)."""
+    """A key or document exists in no language folder (a typo in a page or a file).
+
+    `file` is where the words belong (`content/<lang>/<file>.yaml`, or `.md` for a document)
+    and `key` what is missing in it ("" for a whole document)."""
+
+    def __init__(self, message: str, lang: str = DEFAULT_LANG, file: str = "", key: str = "") -> None:
+        super().__init__(message)
+        self.lang = lang
+        self.file = file
+        self.key = key
 
 
 def french_spacing(value: Any, keep: Collection[str] = PLAIN_KEYS) -> Any:
@@ -65,6 +89,17 @@ def french_spacing(value: Any, keep: Collection[str] = PLAIN_KEYS) -> Any:
     return value
 
 
+def setting_facts() -> dict[str, str]:
+    """The values of `SETTING_FACTS` in the current settings."""
+    settings = get_settings()
+    return {name: str(getattr(settings, field)) for name, field in SETTING_FACTS.items()}
+
+
+def facts() -> dict[str, str]:
+    """Every fact a `{{placeholder}}` names: `FACTS` and the settings' `SETTING_FACTS`."""
+    return {**FACTS, **setting_facts()}
+
+
 def _typeset(value: Any, lang: str, plain: Collection[str] = ()) -> Any:
     return french_spacing(value, PLAIN_KEYS | set(plain)) if lang == "fr" else value
 
@@ -75,39 +110,72 @@ def languages() -> list[str]:
     return [DEFAULT_LANG, *[lang for lang in found if lang != DEFAULT_LANG]]
 
 
-@functools.cache
 def _yaml_file(lang: str, name: str) -> dict | None:
+    return _filled_yaml_file(lang, name, tuple(setting_facts().items()))
+
+
+@content_cache
+def _filled_yaml_file(lang: str, name: str, settings: tuple[tuple[str, str], ...]) -> dict | None:
     path = CONTENT_DIR / lang / f"{name}.yaml"
+    note_read(path)
     if not path.is_file():
         return None
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    source = path.read_text(encoding="utf-8")
+    try:
+        data = load_yaml(source) or {}
+    except yaml.YAMLError as error:
+        raise _yaml_error(path, error) from None
     if not isinstance(data, dict):
-        raise TypeError(f"{path}: expected a mapping of keys to words")
-    return _fill_tree(data, lang, path)
+        raise ContentError(path, "expected a mapping of keys to words", line=1, hint="Start the file with `key: words`")
+    return _fill_tree(data, lang, path, {**FACTS, **dict(settings)})
 
 
-def _fill_tree(value: Any, lang: str, path: pathlib.Path) -> Any:
-    """Placeholders in parsed YAML strings: a fact (`{{brand}}`) or another key of the same
-    language (`{{common.request_demo}}`: a sentence written once, used in many places)."""
+def _yaml_error(path: pathlib.Path, error: yaml.YAMLError) -> ContentError:
+    """The YAML parser's complaint, with its line, in a maintainer's words."""
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    problem = getattr(error, "problem", None) or str(error)
+    return ContentError(
+        path,
+        f"this is not valid YAML ({problem})",
+        line=mark.line + 1 if mark is not None else None,
+        hint="Check the indentation, and put quotes around words that hold a colon followed by a space, "
+        "or start with a quote, `*`, `&`, `!`, `%` or `@`",
+    )
+
+
+def _fill_tree(value: Any, lang: str, path: pathlib.Path, known: Mapping[str, str]) -> Any:
+    """Placeholders in parsed YAML strings: a fact (`{{brand}}`, `{{meeting_minutes}}`) or another
+    key of the same language (`{{common.request_demo}}`: a sentence written once, used in many places)."""
     if isinstance(value, str):
-        return _PLACEHOLDER.sub(lambda m: _placeholder(m.group(1), lang, path), value)
+        return _PLACEHOLDER.sub(lambda m: _placeholder(m.group(1), lang, path, known), value)
     if isinstance(value, list):
-        return [_fill_tree(item, lang, path) for item in value]
+        return [_fill_tree(item, lang, path, known) for item in value]
     if isinstance(value, dict):
-        return {k: _fill_tree(v, lang, path) for k, v in value.items()}
+        return {k: _fill_tree(v, lang, path, known) for k, v in value.items()}
     return value
 
 
-def _placeholder(name: str, lang: str, path: pathlib.Path) -> str:
-    if name in FACTS:
-        return FACTS[name]
+def _placeholder(name: str, lang: str, path: pathlib.Path, known: Mapping[str, str]) -> str:
+    if name in known:
+        return known[name]
     if "." in name:
         file, *keys = name.split(".")
         for source in dict.fromkeys((lang, DEFAULT_LANG)):
             value = _lookup(_yaml_file(source, file), keys)
             if isinstance(value, str):
                 return value
-    raise ValueError(f"{path}: unknown placeholder {{{{{name}}}}}")
+    raise _unknown_placeholder(path, name)
+
+
+def _unknown_placeholder(path: pathlib.Path, name: str) -> ContentError:
+    source = path.read_text(encoding="utf-8") if path.is_file() else ""
+    return ContentError(
+        path,
+        f"unknown placeholder {{{{{name}}}}}",
+        line=line_of(source, "{{" + name) or line_of(source, name),
+        hint=f"Use a fact ({', '.join(f'{{{{{fact}}}}}' for fact in facts())}) or another file's words "
+        "as {{file.key}} (for example {{common.request_demo}})",
+    )
 
 
 def _without_plain(value: Any) -> Any:
@@ -119,7 +187,7 @@ def _fill(text: str, values: Mapping[str, str], path: pathlib.Path) -> str:
 
     def placeholder(m: re.Match) -> str:
         if m.group(1) not in values:
-            raise ValueError(f"{path}: unknown placeholder {m.group(0)}")
+            raise _unknown_placeholder(path, m.group(1))
         return values[m.group(1)]
 
     return _PLACEHOLDER.sub(placeholder, text)
@@ -150,11 +218,15 @@ def words(lang: str, key: str, fallback: str = DEFAULT_LANG) -> Any:
             continue
         value = _lookup(data, path)
         if value is not _MISSING:
+            if source != lang:
+                note_fallback(lang, key, source)
             plain = set(data.get("_plain", ()))
             if plain & set(path):  # asked for a value under a plain key
                 return _without_plain(value)
             return _typeset(_without_plain(value), source, plain)
-    raise MissingWords(f"no words for {key!r} in {lang!r} or {fallback!r}")
+    raise MissingWords(
+        f"no words for {key!r} in {lang!r} or {fallback!r}", lang=lang, file=f"{name}.yaml", key=".".join(path)
+    )
 
 
 # -- Markdown documents -------------------------------------------------------------------
@@ -253,12 +325,16 @@ def _table(tokens: list[Token], start: int, caption: str) -> tuple[dict, int]:
     return {"table": {"caption": caption, "columns": header, "rows": rows}}, i
 
 
-def _blocks(tokens: list[Token], front: dict) -> list[dict]:
-    """Sections (## headings, with `{#anchor}`) and their blocks, in the renderer's structure."""
+def _blocks(tokens: list[Token], front: dict, where: list[int] | None = None) -> list[dict]:
+    """Sections (## headings, with `{#anchor}`) and their blocks, in the renderer's structure.
+
+    `where` receives the 0-based line (in the body) of the block being read, for the error."""
     sections: list[dict] = []
     i = 0
     while i < len(tokens):
         tok = tokens[i]
+        if where is not None and tok.map:
+            where[:] = [tok.map[0]]
         if tok.type == "heading_open":
             text = _plain_text(tokens[i + 1].children or [])
             if tok.tag == "h2":
@@ -300,17 +376,33 @@ def _blocks(tokens: list[Token], front: dict) -> list[dict]:
     return sections
 
 
-@functools.cache
+@content_cache
 def _document(lang: str, name: str, values: tuple[tuple[str, str], ...]) -> dict:
     path = CONTENT_DIR / lang / f"{name}.md"
+    note_read(path)
     source = path.read_text(encoding="utf-8")
     match = _FRONT_MATTER.match(source)
     if not match:
-        raise ValueError(f"{path}: a document starts with a front matter between '---' lines")
-    fill = {**FACTS, **dict(values)}
-    front = yaml.safe_load(_fill(match.group(1), fill, path)) or {}
+        raise ContentError(
+            path,
+            "a document starts with a front matter between '---' lines",
+            line=1,
+            hint="Add `---`, `title: …`, `---`",
+        )
+    fill = {**FACTS, **dict(values)}  # the settings' facts are among the values (document())
+    try:
+        front = load_yaml(_fill(match.group(1), fill, path)) or {}
+    except yaml.YAMLError as error:
+        raise _yaml_error(path, error) from None
     body = _fill(source[match.end() :], fill, path)
-    doc = {**front, "sections": _blocks(_MARKDOWN.parse(body), front)}
+    body_line = source.count("\n", 0, match.end())  # lines before the body
+    where = [0]
+    try:
+        sections = _blocks(_MARKDOWN.parse(body), front, where)
+    except (ValueError, KeyError, IndexError) as error:
+        problem = str(error).strip("'\"") if not isinstance(error, KeyError) else f"the front matter has no {error}"
+        raise ContentError(path, problem, line=body_line + where[0] + 1) from None
+    doc = {**front, "sections": sections}
     doc.pop("cookie_table", None)
     doc.pop("audience_opt_out", None)
     return _typeset(doc, lang)
@@ -319,10 +411,12 @@ def _document(lang: str, name: str, values: tuple[tuple[str, str], ...]) -> dict
 def document(lang: str, name: str, values: Callable[[str], Mapping[str, str]] = lambda _: {}) -> tuple[dict, str]:
     """The Markdown document `name` in `lang` (French when missing) and the language it is in.
 
-    `{{placeholder}}`s are filled, before parsing, from `FACTS` and `values(language of the
+    `{{placeholder}}`s are filled, before parsing, from `facts()` and `values(language of the
     text)` (the company's facts).
     """
     for source in dict.fromkeys((lang, DEFAULT_LANG)):
+        note_read(CONTENT_DIR / source / f"{name}.md")
         if (CONTENT_DIR / source / f"{name}.md").is_file():
-            return _document(source, name, tuple(sorted(values(source).items()))), source
-    raise MissingWords(f"no document {name!r} in {lang!r} or {DEFAULT_LANG!r}")
+            filled = {**setting_facts(), **values(source)}
+            return _document(source, name, tuple(sorted(filled.items()))), source
+    raise MissingWords(f"no document {name!r} in {lang!r} or {DEFAULT_LANG!r}", lang=lang, file=f"{name}.md")

@@ -1,4 +1,5 @@
-"""Demo bookings of the built-in scheduler: one row per booked 30-minute slot, tied to its lead."""
+"""Demo bookings of the built-in scheduler: one row per booked slot, tied to its lead (its end: the
+start plus BOOKING_MEETING_MINUTES as set when it was booked)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""The built-in demo scheduler: the offer of 30-minute slots, booking, cancellation.
+"""The built-in demo scheduler: the offer of slots, booking, cancellation.
 
 Slots are computed in UTC from the consultant's working hours (settings, in BOOKING_TIMEZONE):
-working days minus public holidays, each working range cut into 30-minute meetings spaced by
-the buffer, from now + the minimum notice to BOOKING_DAYS_AHEAD days ahead, minus confirmed
+working days minus public holidays, each working range cut into meetings of
+BOOKING_MEETING_MINUTES spaced by the buffer (BOOKING_BUFFER_MINUTES), from now + the minimum notice to BOOKING_DAYS_AHEAD days ahead, minus confirmed
 bookings and the busy periods of the optional `.ics` feed. A slot's id is its UTC start
 (`2026-11-24T08:00Z`); the server re-checks every id it receives against the same rules.
 
@@ -53,7 +53,6 @@ from marketing_site.settings import Settings, get_settings
 
 log = logging.getLogger("marketing_site.booking")
 
-SLOT_MINUTES = 30
 # ASCII digits only: `int` reads other scripts' digits too, and one slot has one id.
 SLOT_ID = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})Z")
 BUSY_FEED_TIMEOUT_SECONDS = 5
@@ -102,6 +101,8 @@ class Schedule:
     hours: tuple[tuple[int, int], ...]
     notice: timedelta
     days_ahead: int
+    # A meeting's length and the free time kept around it.
+    length: timedelta
     buffer: timedelta
     holiday_country: str
 
@@ -114,6 +115,7 @@ class Schedule:
             hours=settings.booking_working_hours,
             notice=timedelta(minutes=settings.booking_min_notice_minutes),
             days_ahead=settings.booking_days_ahead,
+            length=timedelta(minutes=settings.booking_meeting_minutes),
             buffer=timedelta(minutes=settings.booking_buffer_minutes),
             holiday_country=settings.booking_holidays,
         )
@@ -124,18 +126,28 @@ class Schedule:
         return not (self.holiday_country and day in _holidays(self.holiday_country, day.year))
 
     def day_starts(self, day: date) -> list[datetime]:
-        """UTC starts of the day's meetings: each working range cut into 30 minutes + buffer."""
+        """UTC starts of the day's meetings: each working range cut into meetings + buffer."""
         if not self.is_working_day(day):
             return []
-        step = SLOT_MINUTES + int(self.buffer.total_seconds() // 60)
+        length = self.minutes(self.length)
+        step = length + self.minutes(self.buffer)
         starts = []
         for first, end in self.hours:
-            for minute in range(first, end - SLOT_MINUTES + 1, step):
+            for minute in range(first, end - length + 1, step):
                 local = datetime(day.year, day.month, day.day, minute // 60, minute % 60, tzinfo=self.zone)
                 moment = local.astimezone(UTC)
                 if moment.astimezone(self.zone).replace(tzinfo=None) == local.replace(tzinfo=None):
                     starts.append(moment)  # a time skipped by a DST change does not exist
         return starts
+
+    @staticmethod
+    def minutes(span: timedelta) -> int:
+        return int(span.total_seconds() // 60)
+
+    def overlaps(self, start: datetime, periods: list[tuple[datetime, datetime]]) -> bool:
+        """Whether a meeting from `start`, with the buffer either side, meets a busy period."""
+        end, margin = start + self.length, self.buffer
+        return any(busy_start < end + margin and busy_end > start - margin for busy_start, busy_end in periods)
 
     def horizon(self, now: datetime) -> tuple[date, date]:
         today = now.astimezone(self.zone).date()
@@ -145,11 +157,6 @@ class Schedule:
 @lru_cache(maxsize=8)
 def _holidays(country: str, year: int) -> holidays.HolidayBase:
     return holidays.country_holidays(country, years=[year])
-
-
-def _overlaps(start: datetime, periods: list[tuple[datetime, datetime]], margin: timedelta) -> bool:
-    end = start + timedelta(minutes=SLOT_MINUTES)
-    return any(busy_start < end + margin and busy_end > start - margin for busy_start, busy_end in periods)
 
 
 def _booked_periods(since: datetime) -> list[tuple[datetime, datetime]]:
@@ -173,7 +180,7 @@ def available_slots(now: datetime | None = None) -> list[datetime]:
     day = first_day
     while day <= last_day:
         for start in schedule.day_starts(day):
-            if start >= earliest and not _overlaps(start, taken, schedule.buffer):
+            if start >= earliest and not schedule.overlaps(start, taken):
                 offer.append(start)
         day += timedelta(days=1)
     return offer
@@ -194,12 +201,13 @@ def refusal(start: datetime | None, now: datetime | None = None) -> str | None:
     if start not in schedule.day_starts(day):
         local = start.astimezone(schedule.zone)
         minute = local.hour * 60 + local.minute
-        within = any(first <= minute and minute + SLOT_MINUTES <= end for first, end in schedule.hours)
+        length = schedule.minutes(schedule.length)
+        within = any(first <= minute and minute + length <= end for first, end in schedule.hours)
         # Inside working hours but off the grid: not an id the site ever offered.
         return "slot_invalid" if within else "slot_outside_hours"
     if start < now + schedule.notice:
         return "slot_too_soon"
-    if _overlaps(start, _booked_periods(now) + busy_periods(now), schedule.buffer):
+    if schedule.overlaps(start, _booked_periods(now) + busy_periods(now)):
         return "slot_taken"
     return None
 
@@ -628,7 +636,7 @@ def _store(
         booking = Booking(
             lead_id=lead.id,  # type: ignore[arg-type]  # the flush above gave the lead its id
             starts_at=start,
-            ends_at=start + timedelta(minutes=SLOT_MINUTES),
+            ends_at=start + Schedule.from_settings().length,
             visitor_timezone=zone_name,
             lang=lang,
             status=CONFIRMED,

@@ -6,7 +6,8 @@ wrapper on narrow screens, with the feature column kept in view.
 
 Its rows have two levels of headers (the module's row group, then the feature): each data
 cell names its offer and its feature (`headers`), and each feature its module, rather than
-leaving screen readers to guess from `scope`.
+leaving screen readers to guess from `scope`. A feature's footnotes (`content.offers.FOOTNOTES`)
+mark its row header, and their notes follow the legend.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site.components import sections
+from marketing_site.components.offer_notes import described_by, marks, note_list
 from marketing_site.content import offers as facts
 from marketing_site.content.offers import INCLUDED, NOT_INCLUDED, OFFER_KEYS, OFFER_NAMES, OPTIONAL
 from marketing_site.content.words import words
@@ -37,7 +39,7 @@ def _status(status: str, labels: dict, headers: str) -> rx.Component:
     )
 
 
-def _group(group_key: str, features: tuple[str, ...], text: dict, names: dict) -> rx.Component:
+def _group(group_key: str, features: tuple[str, ...], text: dict, names: dict, lang: str) -> rx.Component:
     group_id = header_id("group", group_key)
     return rx.el.tbody(
         rx.el.tr(
@@ -54,10 +56,12 @@ def _group(group_key: str, features: tuple[str, ...], text: dict, names: dict) -
             rx.el.tr(
                 rx.el.th(
                     names[feature],
+                    marks(facts.feature_notes(feature), lang),
                     scope="row",
                     class_name="compare__feature",
                     id=header_id("feature", feature),
                     headers=group_id,
+                    **described_by(facts.feature_notes(feature)),
                 ),
                 *[
                     _status(
@@ -86,7 +90,7 @@ def comparison(text: dict, lang: str) -> rx.Component:
                 ],
             )
         ),
-        *[_group(group_key, features, text, names) for group_key, features in facts.FEATURE_GROUPS],
+        *[_group(group_key, features, text, names, lang) for group_key, features in facts.FEATURE_GROUPS],
         class_name="compare__table",
         data_testid="compare-table",
     )
@@ -101,4 +105,5 @@ def comparison(text: dict, lang: str) -> rx.Component:
             tab_index=0,
         ),
         rx.el.p(text["legend"], class_name="compare__legend"),
+        note_list((note for feature in facts.FEATURES for note in facts.feature_notes(feature)), lang),
     )

@@ -1,4 +1,4 @@
-"""Demo booking: hero, consultant card beside the 30-minute scheduling widget, agenda, contact."""
+"""Demo booking: hero, consultant card beside the scheduling widget, agenda, contact."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The 30-minute scheduling widget: the site's own scheduler, or an external booking page.
+"""The scheduling widget: the site's own scheduler, or an external booking page.
 
 The choice is made when the page is compiled, from `settings.booking_url`: empty (the
 default) gives the built-in scheduler, a URL gives that page in a 630 px frame.

@@ -1,7 +1,9 @@
 """The four offer cards: price from the pricing state, contents, add-ons, anchor per offer.
 
 What a card says is included or optional comes from `content.offers` (the compare table's
-source too); the words naming each feature are the ones the compare table shows.
+source too); the words naming each feature are the ones the compare table shows. So do the
+highlighted plan (`HIGHLIGHTED`) and the footnotes (`FOOTNOTES`: marks on the lines and prices
+they qualify, the notes listed under the cards).
 """
 
 from __future__ import annotations
@@ -11,7 +13,16 @@ import reflex as rx
 from marketing_site import routes
 from marketing_site.components import sections
 from marketing_site.components.links import button_link, link
-from marketing_site.content.offers import OFFER_ACCENTS, OFFER_NAMES, OFFERS
+from marketing_site.components.offer_notes import described_by, highlight_badge, marks, note_list
+from marketing_site.content.offers import (
+    HIGHLIGHTED,
+    OFFER_ACCENTS,
+    OFFER_NAMES,
+    OFFERS,
+    Footnote,
+    feature_notes,
+    price_notes,
+)
 from marketing_site.content.words import words
 from marketing_site.state.pricing import PricingState
 from marketing_site.theme import accent_class
@@ -23,7 +34,6 @@ PRICE_VARS = {
     "interact": PricingState.priceInteract,
     "complete": PricingState.priceComplete,
 }
-HIGHLIGHTED = "interact"
 
 
 def _money(text: dict, amount: rx.Var | str) -> rx.Var | str:
@@ -31,8 +41,9 @@ def _money(text: dict, amount: rx.Var | str) -> rx.Var | str:
     return f"{text['currency_prefix']}{amount}{text['currency_suffix']}"
 
 
-def _price(offer: dict, text: dict) -> rx.Component:
+def _price(offer: dict, text: dict, lang: str) -> rx.Component:
     key = offer["key"]
+    notes = price_notes(key)
     amount = PRICE_VARS[key]
     shown = rx.cond(amount == "", text["on_quote"], _money(text, amount))
     client_price = OFFERS[key].client_price
@@ -45,7 +56,9 @@ def _price(offer: dict, text: dict) -> rx.Component:
         rx.el.p(
             rx.el.span(shown, class_name="offer__amount", data_testid=f"price-{key}"),
             rx.el.span(text["units"][OFFERS[key].unit], class_name="offer__unit"),
+            marks(notes, lang),
             class_name="offer__price-line",
+            **described_by(notes),
         ),
         extra,
         rx.el.p(offer["degressive"], class_name="offer__degressive"),
@@ -53,16 +66,36 @@ def _price(offer: dict, text: dict) -> rx.Component:
     )
 
 
-def _list(title: str, items: list[str], modifier: str) -> rx.Component:
+# A card's line: its words and the footnotes qualifying it.
+Line = tuple[str, tuple[Footnote, ...]]
+
+
+def _list(title: str, lines: list[Line], modifier: str, lang: str) -> rx.Component:
     return rx.el.div(
         rx.el.h4(title, class_name="offer__list-title"),
-        rx.el.ul(*[rx.el.li(item) for item in items], class_name=f"offer__list offer__list--{modifier}"),
+        rx.el.ul(
+            *[rx.el.li(label, marks(notes, lang), **described_by(notes)) for label, notes in lines],
+            class_name=f"offer__list offer__list--{modifier}",
+        ),
     )
 
 
-def _included(key: str, text: dict, names: dict) -> list[str]:
+def _included(key: str, text: dict, names: dict) -> list[Line]:
     """The card's "included" lines: features, or "everything in offer X"."""
-    return [text["all_of"][item] if item in OFFERS else names[item] for item in OFFERS[key].highlights]
+    return [
+        (text["all_of"][item], ()) if item in OFFERS else (names[item], feature_notes(item))
+        for item in OFFERS[key].highlights
+    ]
+
+
+def _addons(key: str, names: dict) -> list[Line]:
+    return [(names[addon], feature_notes(addon)) for addon in OFFERS[key].addons]
+
+
+def _card_notes(key: str) -> list[Footnote]:
+    """The footnotes a card marks."""
+    features = [item for item in (*OFFERS[key].highlights, *OFFERS[key].addons) if item not in OFFERS]
+    return [*price_notes(key), *(note for feature in features for note in feature_notes(feature))]
 
 
 def _offer_card(offer: dict, text: dict, lang: str) -> rx.Component:
@@ -71,15 +104,13 @@ def _offer_card(offer: dict, text: dict, lang: str) -> rx.Component:
     target = routes.DEMO if OFFERS[key].unit == "quote" else routes.FREE_TRIAL
     names = words(lang, "offers.features")
     return rx.el.article(
-        rx.el.p(text["most_popular"], class_name="offer__badge", data_testid="most-popular")
-        if highlighted
-        else rx.fragment(),
+        highlight_badge(lang, "offer__badge") if highlighted else rx.fragment(),
         rx.el.h3(OFFER_NAMES[key], class_name="offer__name"),
         rx.el.p(offer["contains"], class_name="offer__contains"),
-        _price(offer, text),
+        _price(offer, text, lang),
         rx.el.p(offer["summary"], class_name="offer__summary"),
-        _list(text["includes_title"], _included(key, text, names), "included"),
-        _list(text["addons_title"], [names[addon] for addon in OFFERS[key].addons], "addons"),
+        _list(text["includes_title"], _included(key, text, names), "included", lang),
+        _list(text["addons_title"], _addons(key, names), "addons", lang),
         button_link(
             offer["cta"],
             target.path(lang),
@@ -95,6 +126,7 @@ def offers(text: dict, lang: str) -> rx.Component:
     return sections.section(
         text["title"],
         rx.el.div(*[_offer_card(offer, text, lang) for offer in text["items"]], class_name="offers"),
+        note_list((note for offer in text["items"] for note in _card_notes(offer["key"])), lang),
         rx.el.div(
             rx.el.p(text["tax_note"], class_name="offers__note"),
             link(text["compare_link"], routes.COMPARE.path(lang), class_name="offers__compare"),

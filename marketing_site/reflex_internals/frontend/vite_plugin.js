@@ -1,6 +1,7 @@
 // The site's Vite plugin, added to Reflex's generated vite.config.js by
 // marketing_site/frontend_build.py (which says why each change is made).
 import { fileURLToPath } from "node:url";
+import siteDevLoop from "./dev_plugin.js";
 
 const PLAIN_JSX = fileURLToPath(new URL("./plain_jsx.js", import.meta.url));
 
@@ -87,15 +88,19 @@ export function transformState(plugin, code, options) {
 }
 
 export default function siteFrontend(options = {}) {
-  return {
-    name: "marketing-site-frontend",
-    enforce: "pre",
-    resolveId(source) {
-      return source === "@emotion/react" ? PLAIN_JSX : null;
+  return [
+    {
+      name: "marketing-site-frontend",
+      enforce: "pre",
+      resolveId(source) {
+        return source === "@emotion/react" ? PLAIN_JSX : null;
+      },
+      transform(code, id) {
+        if (!id.endsWith("/utils/state.js")) return null;
+        return { code: transformState(this, code, options), map: null };
+      },
     },
-    transform(code, id) {
-      if (!id.endsWith("/utils/state.js")) return null;
-      return { code: transformState(this, code, options), map: null };
-    },
-  };
+    // `make dev` only (the development loop sets SITE_DEV_BACKEND): nothing in a build.
+    ...siteDevLoop(),
+  ];
 }

@@ -1,0 +1,513 @@
+"""`make dev`: the site on the Vite dev server, a saved change in the open tab about a second later.
+
+Four processes, started at once (the first page needs none of the Python ones):
+- Vite, Reflex's frontend dev server, on REFLEX_FRONTEND_PORT (3000): it serves the pages from
+  the web directory (`.web-dev`, apart from the production builds in `.web`) and proxies the
+  backend's paths to it (`reflex_internals/frontend/dev_plugin.js`), so the site has one address;
+- the backend, Reflex's development backend on REFLEX_BACKEND_PORT (8000), after the database
+  migrations; it restarts only when a module it runs changed, never for words or a page's
+  layout (it reads changed words again itself);
+- the compiling worker (`worker.py`), which keeps the app imported and compiles the page
+  groups a change feeds, open pages first;
+- this supervisor: it watches what a maintainer edits (`watched.py`), hands each change to the
+  worker, prints what happened in a line (a mistake in one paragraph: `mistakes.py`) and shows
+  the same in the open tab.
+
+Without OIDC_ISSUER the development identity provider and manager stand-in of `make run` start
+too (on free ports). `Ctrl-C` stops everything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import multiprocessing
+import os
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from marketing_site.devloop import watched
+from marketing_site.devloop.watched import Kind
+
+REPOSITORY = watched.REPOSITORY
+WEB_DIR_NAME = ".web-dev"
+RELOAD_DIR = REPOSITORY / "var" / "dev" / "backend-reload"
+DEFAULT_FRONTEND_PORT = 3000
+DEFAULT_BACKEND_PORT = 8000
+# Seconds after the dev server answers before the backend and the worker's import start anyway
+# (when no tab opened a page by then).
+FIRST_PAGE_GRACE = 15
+COLOURS = {"error": "\033[31m", "warning": "\033[33m", "ok": "\033[32m", "info": "\033[2m"}
+
+
+def say(text: str, level: str = "info") -> None:
+    """One line (or paragraph) for the maintainer, coloured when the terminal shows colours."""
+    if sys.stdout.isatty() and level in COLOURS:
+        text = f"{COLOURS[level]}{text}\033[0m"
+    print(text, flush=True)
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("0.0.0.0", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def choose_ports(environ: dict[str, str]) -> tuple[int, int]:
+    """The frontend's and the backend's ports: as set, or the first free pair from 3000/8000."""
+    frontend = environ.get("REFLEX_FRONTEND_PORT")
+    backend = environ.get("REFLEX_BACKEND_PORT")
+    if frontend or backend:
+        ports = (int(frontend or DEFAULT_FRONTEND_PORT), int(backend or DEFAULT_BACKEND_PORT))
+        busy = [str(port) for port in ports if not port_is_free(port)]
+        if busy:
+            raise SystemExit(
+                f"make dev: port {', '.join(busy)} is in use (another make dev, make run or test?). "
+                "Stop it, or choose others: make dev REFLEX_FRONTEND_PORT=3001 REFLEX_BACKEND_PORT=8001"
+            )
+        return ports
+    for offset in range(20):
+        ports = (DEFAULT_FRONTEND_PORT + offset, DEFAULT_BACKEND_PORT + offset)
+        if all(port_is_free(port) for port in ports):
+            return ports
+    raise SystemExit(
+        "make dev: no free ports from 3000/8000 to 3019/8019; set REFLEX_FRONTEND_PORT and REFLEX_BACKEND_PORT"
+    )
+
+
+def backend_paths() -> list[str]:
+    """What the dev server proxies to the backend: the site's routes and Reflex's endpoints."""
+    from marketing_site import routes
+    from marketing_site.reflex_internals import dev_compile
+
+    return [*routes.BACKEND_PREFIXES, *dev_compile.backend_endpoints()]
+
+
+class Supervisor:
+    def __init__(self, environ: dict[str, str]) -> None:
+        self.started = time.monotonic()
+        self.frontend_port, self.backend_port = choose_ports(environ)
+        self.origin = f"http://127.0.0.1:{self.frontend_port}"
+        self.events: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.stop = threading.Event()
+        self.worker: Any = None
+        self.connection: Any = None
+        self.vite: subprocess.Popen | None = None
+        self.backend: subprocess.Popen | None = None
+        self.dev_services: list[Any] = []
+        self.worker_failed = False
+        self.status: dict[str, str] = {"level": "ok", "text": ""}
+        self.last_warnings: list[str] = []
+        self.announced = False
+        self.frontend_up = threading.Event()
+        self.released = False
+        self.verbose = bool(environ.get("DEV_TIMINGS"))
+        self.environment = self._environment(environ)
+
+    # -- environment ----------------------------------------------------------------------
+
+    def _environment(self, environ: dict[str, str]) -> dict[str, str]:
+        env = {
+            **environ,
+            "SITE_URL": self.origin,
+            "PORT": str(self.backend_port),
+            "REFLEX_FRONTEND_PORT": str(self.frontend_port),
+            "REFLEX_BACKEND_PORT": str(self.backend_port),
+            "REFLEX_WEB_WORKDIR": str(REPOSITORY / WEB_DIR_NAME),
+            "REFLEX_HOT_RELOAD_OVERRIDE_PATHS": str(RELOAD_DIR),
+            "SITE_DEV_LOOP": "1",
+            "SITE_DEV_BACKEND": f"http://127.0.0.1:{self.backend_port}",
+            "SITE_DEV_BACKEND_PATHS": json.dumps(backend_paths()),
+            "LOG_FORMAT": environ.get("LOG_FORMAT", "text"),
+            "REFLEX_TELEMETRY_ENABLED": "false",
+            "REFLEX_CHECK_LATEST_VERSION": "false",
+        }
+        from marketing_site.settings import SettingsError, get_settings
+
+        os.environ.update(env)
+        get_settings.cache_clear()
+        try:
+            settings = get_settings()
+        except SettingsError as error:
+            raise SystemExit(f"make dev: {error}") from None
+        if not settings.oidc_issuer:
+            from marketing_site import dev_services
+
+            provider, manager = free_port(), free_port()
+            env.update(dev_services.site_environment(provider, manager, settings.oidc_roles_claim))
+            self._dev_services_ports = (provider, manager, settings)
+        else:
+            self._dev_services_ports = None
+        os.environ.update(env)
+        return env
+
+    # -- processes ------------------------------------------------------------------------
+
+    def start_worker(self) -> None:
+        from marketing_site.devloop import worker
+
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        self.connection = ours
+        self.worker = context.Process(
+            target=worker.main, args=(theirs, self.origin), name="devloop-worker", daemon=True
+        )
+        self.worker.start()
+        self.worker_failed = False
+        if self.released:  # a worker started again: the first page is long out
+            ours.send({"type": "go"})
+        threading.Thread(target=self._read_worker, args=(ours,), daemon=True).start()
+
+    def _read_worker(self, connection: Any) -> None:
+        while not self.stop.is_set():
+            try:
+                message = connection.recv()
+            except (EOFError, OSError):
+                self.events.put(("worker-exit", connection))
+                return
+            self.events.put(("worker", message))
+
+    def start_vite(self) -> None:
+        if self.vite is not None:
+            return
+        from marketing_site.reflex_internals import dev_compile
+
+        command, env, cwd = dev_compile.frontend_command(self.frontend_port)
+        self.vite = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            text=True,
+        )
+        threading.Thread(target=self._read_vite, daemon=True).start()
+        threading.Thread(target=self._wait_for_frontend, daemon=True).start()
+
+    def _read_vite(self) -> None:
+        assert self.vite is not None and self.vite.stdout is not None
+        for line in self.vite.stdout:
+            stripped = line.strip()
+            # Vite's banner names its own addresses; the loop says the one to open.
+            if not stripped or "Local:" in stripped or "Network:" in stripped or "VITE_CONFIG_NATIVE" in stripped:
+                continue
+            if "configLoader" in stripped or "ESM syntax" in stripped or stripped.startswith("$ react-router"):
+                continue
+            say(f"[vite] {stripped}", "info")
+
+    def _wait_for_frontend(self) -> None:
+        while not self.stop.is_set():
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.frontend_port), timeout=0.5):
+                self.events.put(("frontend-up", None))
+                return
+            time.sleep(0.1)
+
+    def migrate(self) -> bool:
+        """`alembic upgrade head`, as `make migrate`; a failure is said with alembic's words."""
+        migrate = subprocess.run(
+            [str(Path(sys.executable).parent / "alembic"), "upgrade", "head"],
+            cwd=REPOSITORY,
+            env=self.environment,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if migrate.returncode != 0 and not self.stop.is_set():
+            say(f"make dev: the database migrations failed:\n{migrate.stdout}{migrate.stderr}", "error")
+        return migrate.returncode == 0
+
+    def start_backend(self) -> None:
+        RELOAD_DIR.mkdir(parents=True, exist_ok=True)
+        (RELOAD_DIR / "trigger.py").write_text("# make dev restarts the backend by writing here\n")
+        if not self.migrate():
+            return
+        # `reflex run --backend-only` refuses a frontend port (REFLEX_FRONTEND_PORT is its option).
+        env = {name: value for name, value in self.environment.items() if name != "REFLEX_FRONTEND_PORT"}
+        self.backend = subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "reflex"),
+                "run",
+                "--env",
+                "dev",
+                "--backend-only",
+                "--backend-port",
+                str(self.backend_port),
+                "--backend-host",
+                "127.0.0.1",
+            ],
+            cwd=REPOSITORY,
+            env=env,
+            start_new_session=True,
+        )
+
+    def restart_backend(self, reason: str) -> None:
+        """Reflex's development backend starts its worker again when its trigger file changes."""
+        if not self.released:  # not started yet: it will start with the change
+            return
+        if self.backend is None or self.backend.poll() is not None:
+            threading.Thread(target=self.start_backend, daemon=True).start()
+            return
+        say(f"backend: starting again ({reason})")
+        (RELOAD_DIR / "trigger.py").write_text(f"# make dev restarts the backend by writing here: {time.time()}\n")
+
+    def start_dev_services(self) -> None:
+        if self._dev_services_ports is None:
+            return
+        from marketing_site import dev_services
+
+        provider_port, manager_port, settings = self._dev_services_ports
+        try:
+            provider = dev_services.start_provider(
+                provider_port,
+                [
+                    {**dev_services.DEV_USER, settings.oidc_roles_claim: ["ADVISOR"]},
+                    {**dev_services.DEV_ADMIN, settings.oidc_roles_claim: [settings.console_role]},
+                ],
+            )
+        except RuntimeError as error:
+            say(f"make dev: the development identity provider did not start ({error}); login is unavailable", "warning")
+            return
+        self.dev_services = [provider, dev_services.ManagerStub(manager_port).start()]
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def run(self) -> int:
+        say(f"make dev: starting; the site will be at {self.origin}/ (backend on port {self.backend_port})")
+        from marketing_site.reflex_internals import dev_compile
+
+        if dev_compile.web_dir_looks_ready(REPOSITORY / WEB_DIR_NAME):
+            self.start_vite()
+        self.start_worker()
+        threading.Thread(target=self._watch, daemon=True).start()
+        threading.Thread(target=self._release_after_first_page, daemon=True).start()
+        while not self.stop.is_set():
+            try:
+                event, payload = self.events.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            self.dispatch(event, payload)
+        return 0
+
+    def _release_after_first_page(self) -> None:
+        """The first page needs neither the backend nor the compiling worker's app: they start
+        once a tab shows it (or a while after the dev server answers), leaving it the processor."""
+        self.frontend_up.wait()
+        deadline = time.monotonic() + FIRST_PAGE_GRACE
+        while not self.stop.is_set() and time.monotonic() < deadline and not self.open_pages():
+            time.sleep(0.25)
+        self.events.put(("release", None))
+
+    def release(self) -> None:
+        if self.released:
+            return
+        self.released = True
+        with contextlib.suppress(OSError):
+            self.connection.send({"type": "go"})
+        threading.Thread(target=self.start_dev_services, daemon=True).start()
+        threading.Thread(target=self.start_backend, daemon=True).start()
+
+    def _watch(self) -> None:
+        import logging
+
+        from watchfiles import watch
+
+        logging.getLogger("watchfiles").setLevel(logging.WARNING)  # the loop says what changed
+
+        for batch in watch(
+            *watched.watched_paths(),
+            watch_filter=lambda _change, path: watched.kind_of(Path(path)) is not None,
+            step=30,
+            debounce=400,
+            stop_event=self.stop,
+            raise_interrupt=False,
+        ):
+            self.events.put(("changes", [(watched.kind_of(Path(path)), Path(path)) for _, path in batch]))
+
+    def dispatch(self, event: str, payload: Any) -> None:
+        if event == "changes":
+            self.on_changes(payload)
+        elif event == "worker":
+            self.on_worker(payload)
+        elif event == "worker-exit" and payload is self.connection:
+            if self.worker is not None:
+                self.worker.join(timeout=5)
+                if self.worker.exitcode not in (0, None):
+                    self.worker_failed = True
+        elif event == "frontend-up" and not self.announced:
+            self.announced = True
+            self.frontend_up.set()
+            say(f"make dev: open {self.origin}/ (ready in {time.monotonic() - self.started:.1f} s)", "ok")
+        elif event == "release":
+            self.release()
+
+    def on_changes(self, changes: list[tuple[Kind, Path]]) -> None:
+        kinds = {kind for kind, _ in changes}
+        if Kind.LOOP in kinds:
+            say(
+                "make dev: the development loop's own code changed; stop it (Ctrl-C) and run make dev again.", "warning"
+            )
+        if Kind.DEPENDENCIES in kinds:
+            say("make dev: the dependencies changed; stop it (Ctrl-C), run make install, then make dev.", "warning")
+        if Kind.MIGRATION in kinds and self.released and self.migrate():
+            self.restart_backend("a migration changed")
+        if Kind.CONFIG in kinds:
+            self.restart_worker("the configuration changed", backend=True)
+            return
+        forwarded = [(kind.value, str(path)) for kind, path in changes if kind in FORWARDED]
+        if not forwarded:
+            return
+        if self.worker_failed or self.worker is None or not self.worker.is_alive():
+            self.restart_worker("a file was saved after the app failed to import", backend=False)
+            return
+        self.connection.send({"type": "changes", "changes": forwarded, "open": self.open_pages()})
+
+    def restart_worker(self, reason: str, backend: bool) -> None:
+        say(f"make dev: starting the compiling process again ({reason})")
+        if self.worker is not None and self.worker.is_alive():
+            with contextlib.suppress(OSError):
+                self.connection.send({"type": "stop"})
+            self.worker.join(timeout=5)
+            if self.worker.is_alive():
+                self.worker.kill()
+        self.start_worker()
+        if backend:
+            self.restart_backend(reason)
+
+    def on_worker(self, message: dict) -> None:
+        kind = message["type"]
+        if kind == "web-ready":
+            self.start_vite()
+        elif kind == "state":
+            self.on_state(message)
+        elif kind == "compiled":
+            self.on_compiled(message)
+        elif kind == "compiled-rest":
+            say(f"{message['groups']} pages up to date ({message['seconds']:.2f} s)", "info")
+        elif kind == "mistake":
+            self.show({"level": "error", "text": message["mistake"]["text"]})
+            if os.environ.get("TRACEBACK") and message.get("traceback"):
+                say(message["traceback"], "info")
+        elif kind == "ok":
+            say("make dev: fixed; the pages are up to date.", "ok")
+            self.show({"level": "ok", "text": ""})
+        elif kind == "warnings":
+            items = message["items"]
+            if items != self.last_warnings:
+                self.last_warnings = items
+                for item in items:
+                    say(item, "warning")
+        elif kind == "backend":
+            self.restart_backend(f"{message['reason']} changed")
+        elif kind == "restart":
+            self.restart_worker(message["reason"], backend=message.get("backend", False))
+        elif kind == "assets" and message.get("reload"):
+            self.post("/reload", {})
+
+    def on_state(self, message: dict) -> None:
+        state = message["state"]
+        if self.verbose and "seconds" in message:
+            say(f"make dev: {state} in {message['seconds']:.2f} s")
+        if state == "importing" and message.get("stale"):
+            stale = message["stale"]
+            say(f"make dev: to compile: {stale if isinstance(stale, str) else ', '.join(stale)}")
+        elif state == "compiling-all":
+            say(f"make dev: compiling every page ({message['reason']})…")
+        elif state == "installing":
+            say(f"make dev: installing the npm packages {message['packages']}…")
+
+    def on_compiled(self, message: dict) -> None:
+        routes = ", ".join(message.get("routes", [])) or "every page"
+        timings = message.get("timings")
+        detail = f" [{', '.join(f'{k} {v:.2f} s' for k, v in timings.items())}]" if timings and self.verbose else ""
+        say(f"{routes} updated in {message['seconds']:.2f} s ({message.get('reason', '')}){detail}", "ok")
+
+    def show(self, status: dict[str, str]) -> None:
+        if status["level"] != "ok":
+            say(f"make dev: {status['text']}", status["level"])
+        self.status = status
+        self.post("/status", status)
+
+    def post(self, path: str, body: dict) -> None:
+        if self.vite is None:
+            return
+        import urllib.request
+
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.frontend_port}/__site_dev{path}",
+            data=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+            method="POST",
+        )
+        with contextlib.suppress(OSError):
+            urllib.request.urlopen(request, timeout=2).close()
+
+    def open_pages(self) -> list[str]:
+        if self.vite is None:
+            return []
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{self.frontend_port}/__site_dev/pages", timeout=0.3
+            ) as answer:
+                return json.loads(answer.read())
+        except (OSError, ValueError):
+            return []
+
+    # -- stopping -------------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        self.stop.set()
+        if self.worker is not None and self.worker.is_alive():
+            with contextlib.suppress(OSError):
+                self.connection.send({"type": "stop"})
+        for process in (self.vite, self.backend):
+            if process is not None and process.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGTERM)
+        for process in (self.vite, self.backend):
+            if process is not None:
+                try:
+                    process.wait(timeout=8)
+                except subprocess.TimeoutExpired:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(process.pid, signal.SIGKILL)
+        if self.worker is not None:
+            self.worker.join(timeout=5)
+            if self.worker.is_alive():
+                self.worker.kill()
+        for service in self.dev_services:
+            with contextlib.suppress(Exception):
+                service.stop() if hasattr(service, "stop") else service.terminate()
+
+
+FORWARDED = (Kind.CONTENT, Kind.PYTHON, Kind.ASSET, Kind.STYLE)
+
+
+def main() -> int:
+    supervisor = Supervisor(dict(os.environ))
+    signal.signal(signal.SIGTERM, lambda *_: supervisor.stop.set())
+    try:
+        return supervisor.run()
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        supervisor.shutdown()

@@ -1,0 +1,104 @@
+"""What the development loop takes from Reflex's compiler (`reflex_internals/dev_compile.py`,
+touch point 18 of docs/reflex-upgrade.md): the parts are still Reflex's, and a page group
+compiled alone writes exactly what a compile of every page writes for it."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import os
+from pathlib import Path
+
+import pytest
+
+from marketing_site import page_table, routes
+from marketing_site.reflex_internals import dev_compile
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_compiler_parts_the_loop_uses_are_still_reflexs():
+    from reflex.app import App
+    from reflex.compiler import compiler
+    from reflex.compiler import utils as compiler_utils
+    from reflex.compiler.plugins import default_page_plugins
+    from reflex.state import reload_state_module
+    from reflex.utils import exec as reflex_exec
+    from reflex.utils import js_runtimes, path_ops
+    from reflex_base import constants
+    from reflex_base.plugins import CompileContext, Plugin
+
+    fields = {field.name for field in dataclasses.fields(CompileContext)}
+    assert {"app", "pages", "hooks", "compiled_pages", "all_imports", "app_wrap_components", "stateful_routes"} <= fields
+    assert "auto_memo_components" in fields
+    assert list(inspect.signature(App._prepare_page).parameters)[1:] == list(inspect.signature(App.add_page).parameters)[1:]
+    assert list(inspect.signature(App._commit_page).parameters)[:2] == ["self", "prepared"]
+    assert {"prerender_routes", "use_rich"} <= set(inspect.signature(compiler.compile_app).parameters)
+    assert callable(compiler._resolve_radix_themes_plugin) and callable(compiler.compile_memo_components)
+    assert {"style", "plugins"} <= set(inspect.signature(default_page_plugins).parameters)
+    assert "compile_page" in vars(Plugin)
+    assert callable(compiler_utils.resolve_path_of_web_dir) and callable(path_ops.write_file)
+    assert list(inspect.signature(reload_state_module).parameters)[0] == "module"
+    assert callable(reflex_exec.frontend_env) and callable(reflex_exec._with_development_condition)
+    assert callable(js_runtimes.get_js_package_executor) and callable(js_runtimes.install_frontend_packages)
+    assert {"EVENT", "PING", "UPLOAD", "HEALTH"} <= {endpoint.name for endpoint in constants.Endpoint}
+    assert "/_event" in dev_compile.backend_endpoints()
+    assert constants.Reflex.JSON == "reflex.json"
+
+
+def test_the_web_directory_is_where_reflex_looks_for_it(monkeypatch, tmp_path):
+    from reflex.utils.prerequisites import get_web_dir
+
+    monkeypatch.setenv("REFLEX_WEB_WORKDIR", str(tmp_path / ".web-dev"))
+    assert dev_compile.web_dir_without_reflex() == Path(get_web_dir()).absolute()
+
+
+def test_a_web_directory_is_ready_when_this_reflex_made_it_and_the_loop_compiled_it(tmp_path):
+    from importlib.metadata import version
+
+    assert not dev_compile.web_dir_looks_ready(tmp_path)
+    (tmp_path / "reflex.json").write_text('{"version": "%s"}' % version("reflex"))
+    (tmp_path / "node_modules").mkdir()
+    assert not dev_compile.web_dir_looks_ready(tmp_path)  # not compiled by the loop yet
+    (tmp_path / ".devloop.json").write_text("{}")
+    assert dev_compile.web_dir_looks_ready(tmp_path)
+    (tmp_path / "reflex.json").write_text('{"version": "0.0.1"}')
+    assert not dev_compile.web_dir_looks_ready(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    os.environ.setdefault("REFLEX_WEB_WORKDIR", str(tmp_path_factory.mktemp("web")))
+    dev_compile.set_dev_mode()
+    app, _ = dev_compile.load_app()
+    return app
+
+
+GROUPS = ("about", "home", routes.NOT_FOUND_KEY)
+
+
+def test_a_group_compiled_alone_writes_what_a_compile_of_several_writes_for_it(app):
+    compiler = dev_compile.GroupCompiler(app)
+    definitions = {group: page_table.group_definitions(group, memo_module_per_group=True) for group in GROUPS}
+    for group_definitions in definitions.values():
+        dev_compile.commit_pages(app, group_definitions)
+    together = compiler.compile([d.route for group in GROUPS for d in definitions[group]]).files
+    alone: dict[Path, str] = {}
+    for group in GROUPS:
+        files = compiler.compile([d.route for d in definitions[group]]).files
+        assert not set(files) & set(alone), "two groups wrote the same file"
+        alone.update(files)
+    assert alone == together
+    # Each group's memoised components are in a module of its own, next to its routes' files.
+    memo_modules = [path for path in alone if "app_components" in path.parts]
+    assert len(memo_modules) == len(GROUPS)
+
+
+def test_a_compiled_group_says_what_only_a_whole_compile_would_give_it(app):
+    compiler = dev_compile.GroupCompiler(app)
+    definitions = page_table.group_definitions("about", memo_module_per_group=True)
+    dev_compile.commit_pages(app, definitions)
+    compiled = compiler.compile([d.route for d in definitions])
+    assert not compiled.creates_state
+    assert compiled.app_wraps  # the state provider and event loop every page asks for
+    assert {path.name for path in compiled.files if "routes" in path.parts} == {"[a-propos]._index.jsx"}

@@ -1,0 +1,380 @@
+"""The development loop's decisions, without starting it (docs/development.md).
+
+What it watches (everything a maintainer edits, nothing the site, the tests or the tools
+write), which pages a file feeds, what is compiled again after a restart, and how a mistake is
+said. `tests/test_dev_loop.py` starts `make dev` in a copy and drives Chromium.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from marketing_site import routes
+from marketing_site.content import sources, words
+from marketing_site.devloop import depmap, manifest, mistakes, watched
+from marketing_site.devloop.watched import Kind
+
+ROOT = Path(__file__).resolve().parent.parent
+segment = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_-.", min_size=1, max_size=12).filter(
+    lambda s: s not in (".", "..")
+)
+
+
+# -- what is watched ----------------------------------------------------------------------
+
+
+# What the running site, the tests and the tools write (the Makefile, .gitignore, the scripts).
+WRITTEN = [
+    "var/marketing_site.db",
+    "var/marketing_site.db-wal",
+    "var/marketing_site.db-shm",
+    "var/metrics/counter_1234.db",
+    "var/dev/backend-reload/trigger.py",
+    "var/site.log",
+    ".web/app/routes/_index.jsx",
+    ".web-dev/app/routes/_index.jsx",
+    ".web-dev/.devloop.json",
+    ".web-engines/build/client/index.html",
+    ".states/abc",
+    "reflex.lock/bun.lock",
+    "files/ebook-nereo.pdf",
+    "assets/og/home-fr.png",
+    "assets/external/marketing_site/components/notice.jsx",
+    "test-artifacts/engines.log",
+    "tests/test_x.py",
+    "docs/development.md",
+    "scripts/bench_dev.py",
+    "dist/site.tar.gz",
+    "bench-results/x.json",
+    "mutants/marketing_site/routes.py",
+    ".hypothesis/examples/x",
+    ".venv/lib/python3.11/site-packages/reflex/app.py",
+    ".tools/node_modules/bun/package.json",
+    "marketing_site/__pycache__/routes.cpython-311.pyc",
+    "marketing_site/content/fr/.home.yaml.swp",
+    "marketing_site/content/fr/home.yaml~",
+    "marketing_site/content/fr/4913",
+    "marketing_site/content/fr/.#home.yaml",
+    ".pytest_cache/v/cache/nodeids",
+]
+
+
+@pytest.mark.parametrize("path", WRITTEN)
+def test_what_the_site_the_tests_and_the_tools_write_is_not_watched(path):
+    assert watched.kind_of(ROOT / path) is None
+
+
+def test_every_ignored_folder_of_the_repository_is_outside_the_watch():
+    # .gitignore lists what runs and tools leave behind; only .env, the maintainer's own
+    # configuration, is ignored by git and watched.
+    for line in (ROOT / ".gitignore").read_text().splitlines():
+        entry = line.strip().strip("/")
+        if not entry or entry.startswith("#") or "*" in entry or entry == ".env":
+            continue
+        assert watched.kind_of(ROOT / entry / "file.py") is None, entry
+        assert watched.kind_of(ROOT / entry) is None, entry
+
+
+@settings(max_examples=200)
+@given(
+    top=st.sampled_from(["var", ".web", ".web-dev", ".web-engines", "test-artifacts", "files", "dist", "mutants", "tests"]),
+    parts=st.lists(segment, min_size=1, max_size=4),
+)
+def test_nothing_under_a_written_folder_is_watched_whatever_its_name(top, parts):
+    assert watched.kind_of(ROOT.joinpath(top, *parts)) is None
+
+
+def _maintained_files() -> list[Path]:
+    return [
+        *sorted((ROOT / "marketing_site").rglob("*.py")),
+        *sorted((ROOT / "marketing_site" / "content").rglob("*.yaml")),
+        *sorted((ROOT / "marketing_site" / "content").rglob("*.md")),
+        *sorted(p for p in (ROOT / "assets").rglob("*") if p.is_file()),
+    ]
+
+
+def test_everything_a_maintainer_edits_is_watched_with_what_it_asks_for():
+    for path in _maintained_files():
+        relative = path.relative_to(ROOT).as_posix()
+        if "__pycache__" in relative or path.name.startswith(".") or relative.startswith(("assets/og/", "assets/external/")):
+            continue
+        kind = watched.kind_of(path)
+        if relative.startswith("marketing_site/devloop/"):
+            assert kind is Kind.LOOP, relative
+        elif path.suffix == ".py":
+            assert kind is Kind.PYTHON, relative
+        elif relative.startswith("marketing_site/content/"):
+            assert kind is Kind.CONTENT, relative
+        elif relative.startswith("assets/styles/") or relative == "assets/site.css":
+            assert kind is Kind.STYLE, relative
+        else:
+            assert kind is Kind.ASSET, relative
+    for name, kind in (("rxconfig.py", Kind.CONFIG), (".env", Kind.CONFIG), ("uv.lock", Kind.DEPENDENCIES)):
+        assert watched.kind_of(ROOT / name) is kind
+    assert watched.kind_of(ROOT / "alembic/versions/0099_new.py") is Kind.MIGRATION
+
+
+def test_a_new_content_file_or_module_is_watched_before_it_exists():
+    assert watched.kind_of(ROOT / "marketing_site/content/de/home.yaml") is Kind.CONTENT
+    assert watched.kind_of(ROOT / "marketing_site/pages/partners/__init__.py") is Kind.PYTHON
+    assert watched.kind_of(ROOT / "marketing_site/components/notice.jsx") is Kind.ASSET
+
+
+def test_every_file_the_recipes_touch_is_watched():
+    # docs/recipes.md is tests/test_recipes.py: every file a recipe edits or writes.
+    source = (ROOT / "tests" / "test_recipes.py").read_text()
+    touched = set(re.findall(r'(?:edit|add_yaml|write)\(\s*repo,\s*"([^"]+)"', source))
+    touched |= set(re.findall(r'repo\s*/\s*"([^"]+\.(?:py|yaml|md|css|jsx))"', source))
+    assert touched, "the recipes' files were not found in tests/test_recipes.py"
+    for path in touched:
+        assert watched.kind_of(ROOT / path) is not None, path
+
+
+def test_the_folders_the_loop_watches_hold_nothing_the_running_site_writes():
+    # The loop's own writes (the web directory, the backend's restart trigger) are outside them.
+    from marketing_site.devloop import supervisor
+
+    for folder in watched.watched_paths():
+        assert not (ROOT / supervisor.WEB_DIR_NAME).is_relative_to(folder)
+        assert not supervisor.RELOAD_DIR.is_relative_to(folder)
+
+
+# -- which pages a file feeds -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def graph() -> depmap.ImportGraph:
+    return depmap.ImportGraph()
+
+
+def test_a_page_group_is_fed_by_its_package_and_the_shared_layout_only(graph):
+    about = graph.group_modules("about")
+    assert {"marketing_site.pages.about", "marketing_site.pages.about.hero"} <= about
+    assert {"marketing_site.components.layout", "marketing_site.components.footer", "marketing_site.routes"} <= about
+    assert "marketing_site.pages.home" not in about
+    assert not any(m.startswith("marketing_site.pages.demo") for m in about)
+    assert "marketing_site.pages.home.hero" in graph.group_modules("home") if "marketing_site.pages.home.hero" in graph.paths else True
+
+
+def test_the_import_graph_holds_every_import_statement_of_the_package(graph):
+    for name, path in graph.paths.items():
+        source = path.read_text()
+        for imported in re.findall(r"^\s*from (marketing_site[\w.]*) import", source, re.MULTILINE):
+            if imported in graph.paths and imported != name:
+                assert imported in graph.imports[name], (name, imported)
+
+
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_a_module_is_run_again_after_everything_it_imports_at_its_top(graph, data):
+    modules = data.draw(st.lists(st.sampled_from(sorted(graph.paths)), min_size=2, max_size=12, unique=True))
+    order = graph.reload_order(modules)
+    assert sorted(order) == sorted(modules)
+    position = {module: index for index, module in enumerate(order)}
+    cyclic = {m for m in modules if m in graph.closure(graph.top_level[m] & set(modules) - {m}) & set(modules)}
+    for module in set(modules) - cyclic:
+        for dependency in graph.top_level[module] & set(modules) - cyclic:
+            assert position[dependency] < position[module], (dependency, module)
+
+
+def test_a_changed_module_reaches_every_module_that_imports_it(graph):
+    importers = graph.importers(["marketing_site.components.footer"])
+    assert {"marketing_site.components.layout", depmap.PAGE_TABLE, depmap.APP_MODULE} <= importers
+    assert "marketing_site.pages.about.hero" not in importers
+
+
+def test_only_view_modules_are_run_again_in_the_compiling_process():
+    assert depmap.is_reloadable("marketing_site.pages.about.hero")
+    assert depmap.is_reloadable("marketing_site.content.words")
+    assert depmap.is_reloadable("marketing_site.routes")
+    for module in (
+        "marketing_site.state.auth",
+        "marketing_site.services.leads",
+        "marketing_site.db.leads",
+        "marketing_site.settings",
+        "marketing_site.reflex_internals.tab_handover",
+        "marketing_site.content.sources",
+        depmap.APP_MODULE,
+    ):
+        assert not depmap.is_reloadable(module), module
+
+
+def test_every_backend_route_is_behind_a_prefix_the_dev_server_proxies():
+    from marketing_site.api import api_app
+
+    for route in api_app().routes:
+        assert route.path.startswith(routes.BACKEND_PREFIXES), route.path
+
+
+# -- what a page reads --------------------------------------------------------------------
+
+
+def _render_recorded(group: str) -> set[Path]:
+    from marketing_site import page_table
+
+    sources.clear_caches()
+    with sources.recording() as reads:
+        for definition in page_table.group_definitions(group, memo_module_per_group=True):
+            definition.render()
+    return reads
+
+
+def test_a_page_records_the_words_files_it_reads_cache_or_not():
+    cold = _render_recorded("about")
+    content = sources.CONTENT_DIR
+    assert {content / "fr/about.yaml", content / "fr/layout.yaml", content / "fr/meta.yaml"} <= cold
+    assert not any(path.name == "home.yaml" for path in cold)
+    # A second page served from the caches reports the same files.
+    from marketing_site import page_table
+
+    with sources.recording() as warm:
+        for definition in page_table.group_definitions("about", memo_module_per_group=True):
+            definition.render()
+    assert warm == cold
+
+
+def test_every_content_file_a_page_opens_is_among_the_reads_it_reports():
+    # The loaders note what they read (content/sources.py); an audit hook sees every open().
+    opened: set[Path] = set()
+    watching = {"on": False}
+
+    def hook(event, args):
+        if watching["on"] and event == "open" and isinstance(args[0], str | Path):
+            path = Path(args[0]).resolve()
+            if path.is_relative_to(sources.CONTENT_DIR):
+                opened.add(path)
+
+    sys.addaudithook(hook)
+    for group in ("home", "about", "accessibility", "ebook", "pricing", routes.NOT_FOUND_KEY):
+        opened.clear()
+        sources.clear_caches()
+        watching["on"] = True
+        try:
+            reads = _render_recorded(group)
+        finally:
+            watching["on"] = False
+        assert opened <= {path.resolve() for path in reads}, (group, opened - reads)
+
+
+def test_a_word_missing_in_english_is_reported_with_the_file_to_complete():
+    with sources.recording_fallbacks() as fell:
+        words.words("en", "booking_sales") if (sources.CONTENT_DIR / "fr/booking_sales.yaml").exists() else None
+    if fell:
+        message = mistakes.missing_translation(*fell[0])
+        assert message.startswith("content/en/booking_sales.yaml: no words under")
+        assert "content/fr/booking_sales.yaml" in message
+
+
+# -- what a restart compiles again --------------------------------------------------------
+
+
+def test_after_a_restart_only_what_changed_since_is_compiled(tmp_path, monkeypatch):
+    groups = routes.page_keys()
+    about = sources.CONTENT_DIR / "fr/about.yaml"
+    record = manifest.Manifest(reflex="1", origin="http://o", modules=manifest.module_hashes())
+    for group in groups:
+        record.record_group(group, [f"/{group}"], {about} if group == "about" else set())
+    record.save(tmp_path)
+    loaded = manifest.Manifest.load(tmp_path)
+    assert manifest.staleness(loaded, reflex="1", origin="http://o", groups=groups).nothing
+    # A word changed while the loop was stopped: its pages only.
+    loaded.groups["about"]["reads"][str(about)] = "old"
+    assert manifest.staleness(loaded, reflex="1", origin="http://o", groups=groups).groups == {"about"}
+    # A page's module: its group; a shared component: every group; a backend module: everything.
+    for module, expected in (
+        ("marketing_site.pages.about.hero", {"about"}),
+        ("marketing_site.components.footer", set(groups)),
+    ):
+        changed = manifest.Manifest.load(tmp_path)
+        changed.modules[module] = "old"
+        assert manifest.staleness(changed, reflex="1", origin="http://o", groups=groups).groups == expected, module
+    changed = manifest.Manifest.load(tmp_path)
+    changed.modules["marketing_site.services.leads"] = "old"
+    assert "services.leads" in manifest.staleness(changed, reflex="1", origin="http://o", groups=groups).whole
+    for reflex, origin in (("2", "http://o"), ("1", "http://other")):
+        assert manifest.staleness(manifest.Manifest.load(tmp_path), reflex=reflex, origin=origin, groups=groups).whole
+    assert manifest.staleness(None, reflex="1", origin="http://o", groups=groups).whole
+    assert manifest.staleness(manifest.Manifest.load(tmp_path), reflex="1", origin="http://o", groups=[*groups, "new"]).whole
+
+
+# -- how a mistake is said ----------------------------------------------------------------
+
+
+@pytest.fixture
+def content(tmp_path, monkeypatch) -> Path:
+    """A content folder of our own, read by the real loader."""
+    for lang in ("fr", "en"):
+        (tmp_path / lang).mkdir()
+    monkeypatch.setattr(words, "CONTENT_DIR", tmp_path)
+    monkeypatch.setattr(sources, "REPOSITORY", tmp_path.parent)
+    sources.clear_caches()
+    yield tmp_path
+    sources.clear_caches()
+
+
+def _said(error: BaseException) -> mistakes.Mistake:
+    return mistakes.describe(error, "compiling the page 'home'")
+
+
+def test_a_yaml_syntax_error_is_said_with_its_file_and_line(content):
+    (content / "fr/home.yaml").write_text("hero:\n  title: Bonjour\n  lead: Nous: sommes\n")
+    with pytest.raises(sources.ContentError) as raised:
+        words.words("fr", "home.hero.title")
+    said = _said(raised.value)
+    assert said.where == f"{content.name}/fr/home.yaml, line 3"
+    assert "not valid YAML" in said.what and "quotes" in said.todo and "last good version" in said.todo
+    assert "Traceback" not in said.paragraph()
+
+
+def test_an_unknown_placeholder_is_said_with_its_line_and_the_known_ones(content):
+    (content / "fr/home.yaml").write_text("hero:\n  title: Bonjour\n  lead: Chez {{brnad}}\n")
+    with pytest.raises(sources.ContentError) as raised:
+        words.words("fr", "home.hero.lead")
+    said = _said(raised.value)
+    assert said.where.endswith("fr/home.yaml, line 3")
+    assert "{{brnad}}" in said.what and "{{brand}}" in said.todo
+
+
+def test_a_markdown_document_without_an_anchor_is_said_with_its_line(content):
+    (content / "fr/legal.md").write_text("---\ntitle: Mentions\n---\n\n## Éditeur {#editeur}\n\nTexte.\n\n## Hébergeur\n\nTexte.\n")
+    with pytest.raises(sources.ContentError) as raised:
+        words.document("fr", "legal")
+    assert _said(raised.value).where.endswith("fr/legal.md, line 9")
+
+
+def test_words_missing_in_every_language_are_said_with_the_file_they_belong_in(content):
+    (content / "fr/home.yaml").write_text("hero:\n  title: Bonjour\n")
+    namespace: dict = {"words": words.words}
+    code = compile("def page(lang):\n    return words(lang, 'home.hero.lede')\n", str(ROOT / "marketing_site/pages/home/hero.py"), "exec")
+    exec(code, namespace)  # noqa: S102 - a page module's code, with its file name
+    with pytest.raises(words.MissingWords) as raised:
+        namespace["page"]("en")
+    said = _said(raised.value)
+    assert said.where == "content/en/home.yaml"
+    assert "`hero.lede`" in said.what and "marketing_site/pages/home/hero.py, line 2" in said.what
+
+
+def test_a_page_module_that_raises_is_said_with_its_own_line():
+    namespace: dict = {}
+    code = compile("def page(lang):\n    return {}['missing']\n", str(ROOT / "marketing_site/pages/about/hero.py"), "exec")
+    exec(code, namespace)  # noqa: S102 - a page module's code, with its file name
+    with pytest.raises(KeyError) as raised:
+        namespace["page"]("fr")
+    said = _said(raised.value)
+    assert said.where == "marketing_site/pages/about/hero.py, line 2"
+    assert said.what.startswith("KeyError")
+
+
+def test_a_python_syntax_error_is_said_with_its_line():
+    try:
+        compile("def page(lang):\n    return (\n", str(ROOT / "marketing_site/pages/about/hero.py"), "exec")
+    except SyntaxError as error:
+        said = _said(error)
+    assert said.where.startswith("marketing_site/pages/about/hero.py, line ")
+    assert "Python cannot read this line" in said.what
