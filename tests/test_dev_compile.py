@@ -29,9 +29,20 @@ def test_the_compiler_parts_the_loop_uses_are_still_reflexs():
     from reflex_base.plugins import CompileContext, Plugin
 
     fields = {field.name for field in dataclasses.fields(CompileContext)}
-    assert {"app", "pages", "hooks", "compiled_pages", "all_imports", "app_wrap_components", "stateful_routes"} <= fields
+    assert {
+        "app",
+        "pages",
+        "hooks",
+        "compiled_pages",
+        "all_imports",
+        "app_wrap_components",
+        "stateful_routes",
+    } <= fields
     assert "auto_memo_components" in fields
-    assert list(inspect.signature(App._prepare_page).parameters)[1:] == list(inspect.signature(App.add_page).parameters)[1:]
+    assert (
+        list(inspect.signature(App._prepare_page).parameters)[1:]
+        == list(inspect.signature(App.add_page).parameters)[1:]
+    )
     assert list(inspect.signature(App._commit_page).parameters)[:2] == ["self", "prepared"]
     assert {"prerender_routes", "use_rich"} <= set(inspect.signature(compiler.compile_app).parameters)
     assert callable(compiler._resolve_radix_themes_plugin) and callable(compiler.compile_memo_components)

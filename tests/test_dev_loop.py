@@ -49,7 +49,9 @@ def test_make_dev_stays_idle_shows_a_saved_word_and_survives_a_broken_file(loop,
     # Idle means idle: nothing compiled or restarted, no file of the web directory written.
     mark, since = len(running.lines), time.time()
     time.sleep(IDLE_SECONDS)
-    activity = [line for line in running.lines[mark:] if any(w in line for w in ("updated in", "compiling", "starting again"))]
+    activity = [
+        line for line in running.lines[mark:] if any(w in line for w in ("updated in", "compiling", "starting again"))
+    ]
     assert not activity, activity
     assert not _web_files_written_since(repo / ".web-dev", since)
 
@@ -57,15 +59,23 @@ def test_make_dev_stays_idle_shows_a_saved_word_and_survives_a_broken_file(loop,
     words = repo / "marketing_site/content/fr/about.yaml"
     good = words.read_text(encoding="utf-8")
     drive.mark_loaded(page)
-    drive.time_until(page, lambda: drive.edit(words, "Qui sommes-nous ?", "Qui sommes-nous vraiment ?"), drive.shows("Qui sommes-nous vraiment"))
+    drive.time_until(
+        page,
+        lambda: drive.edit(words, "Qui sommes-nous ?", "Qui sommes-nous vraiment ?"),
+        drive.shows("Qui sommes-nous vraiment"),
+    )
     assert not drive.reloaded(page)
 
     # A broken file: said where and what to do, in the terminal and in the tab; the last good
     # page stays, and is still served to a new visitor.
     fixed = words.read_text(encoding="utf-8")
     mark = len(running.lines)
-    words.write_text(fixed.replace("  title: Qui sommes-nous vraiment ?", "  title: Qui sommes: nous ?", 1), encoding="utf-8")
-    said = running.wait_for(r"make dev: (marketing_site/content/fr/about\.yaml, line \d+: this is not valid YAML.*)", 60, since=mark)
+    words.write_text(
+        fixed.replace("  title: Qui sommes-nous vraiment ?", "  title: Qui sommes: nous ?", 1), encoding="utf-8"
+    )
+    said = running.wait_for(
+        r"make dev: (marketing_site/content/fr/about\.yaml, line \d+: this is not valid YAML.*)", 60, since=mark
+    )
     assert "last good version" in said.group(1) and "Traceback" not in running.output()[-2000:]
     page.wait_for_selector(BANNER, timeout=30_000)
     banner = page.inner_text(BANNER)

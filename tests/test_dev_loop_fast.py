@@ -83,7 +83,9 @@ def test_every_ignored_folder_of_the_repository_is_outside_the_watch():
 
 @settings(max_examples=200)
 @given(
-    top=st.sampled_from(["var", ".web", ".web-dev", ".web-engines", "test-artifacts", "files", "dist", "mutants", "tests"]),
+    top=st.sampled_from(
+        ["var", ".web", ".web-dev", ".web-engines", "test-artifacts", "files", "dist", "mutants", "tests"]
+    ),
     parts=st.lists(segment, min_size=1, max_size=4),
 )
 def test_nothing_under_a_written_folder_is_watched_whatever_its_name(top, parts):
@@ -102,7 +104,11 @@ def _maintained_files() -> list[Path]:
 def test_everything_a_maintainer_edits_is_watched_with_what_it_asks_for():
     for path in _maintained_files():
         relative = path.relative_to(ROOT).as_posix()
-        if "__pycache__" in relative or path.name.startswith(".") or relative.startswith(("assets/og/", "assets/external/")):
+        if (
+            "__pycache__" in relative
+            or path.name.startswith(".")
+            or relative.startswith(("assets/og/", "assets/external/"))
+        ):
             continue
         kind = watched.kind_of(path)
         if relative.startswith("marketing_site/devloop/"):
@@ -159,7 +165,11 @@ def test_a_page_group_is_fed_by_its_package_and_the_shared_layout_only(graph):
     assert {"marketing_site.components.layout", "marketing_site.components.footer", "marketing_site.routes"} <= about
     assert "marketing_site.pages.home" not in about
     assert not any(m.startswith("marketing_site.pages.demo") for m in about)
-    assert "marketing_site.pages.home.hero" in graph.group_modules("home") if "marketing_site.pages.home.hero" in graph.paths else True
+    assert (
+        "marketing_site.pages.home.hero" in graph.group_modules("home")
+        if "marketing_site.pages.home.hero" in graph.paths
+        else True
+    )
 
 
 def test_the_import_graph_holds_every_import_statement_of_the_package(graph):
@@ -300,7 +310,9 @@ def test_after_a_restart_only_what_changed_since_is_compiled(tmp_path, monkeypat
     for reflex, origin in (("2", "http://o"), ("1", "http://other")):
         assert manifest.staleness(manifest.Manifest.load(tmp_path), reflex=reflex, origin=origin, groups=groups).whole
     assert manifest.staleness(None, reflex="1", origin="http://o", groups=groups).whole
-    assert manifest.staleness(manifest.Manifest.load(tmp_path), reflex="1", origin="http://o", groups=[*groups, "new"]).whole
+    assert manifest.staleness(
+        manifest.Manifest.load(tmp_path), reflex="1", origin="http://o", groups=[*groups, "new"]
+    ).whole
 
 
 # -- how a mistake is said ----------------------------------------------------------------
@@ -342,7 +354,9 @@ def test_an_unknown_placeholder_is_said_with_its_line_and_the_known_ones(content
 
 
 def test_a_markdown_document_without_an_anchor_is_said_with_its_line(content):
-    (content / "fr/legal.md").write_text("---\ntitle: Mentions\n---\n\n## Éditeur {#editeur}\n\nTexte.\n\n## Hébergeur\n\nTexte.\n")
+    (content / "fr/legal.md").write_text(
+        "---\ntitle: Mentions\n---\n\n## Éditeur {#editeur}\n\nTexte.\n\n## Hébergeur\n\nTexte.\n"
+    )
     with pytest.raises(sources.ContentError) as raised:
         words.document("fr", "legal")
     assert _said(raised.value).where.endswith("fr/legal.md, line 9")
@@ -351,7 +365,11 @@ def test_a_markdown_document_without_an_anchor_is_said_with_its_line(content):
 def test_words_missing_in_every_language_are_said_with_the_file_they_belong_in(content):
     (content / "fr/home.yaml").write_text("hero:\n  title: Bonjour\n")
     namespace: dict = {"words": words.words}
-    code = compile("def page(lang):\n    return words(lang, 'home.hero.lede')\n", str(ROOT / "marketing_site/pages/home/hero.py"), "exec")
+    code = compile(
+        "def page(lang):\n    return words(lang, 'home.hero.lede')\n",
+        str(ROOT / "marketing_site/pages/home/hero.py"),
+        "exec",
+    )
     exec(code, namespace)  # noqa: S102 - a page module's code, with its file name
     with pytest.raises(words.MissingWords) as raised:
         namespace["page"]("en")
@@ -362,7 +380,9 @@ def test_words_missing_in_every_language_are_said_with_the_file_they_belong_in(c
 
 def test_a_page_module_that_raises_is_said_with_its_own_line():
     namespace: dict = {}
-    code = compile("def page(lang):\n    return {}['missing']\n", str(ROOT / "marketing_site/pages/about/hero.py"), "exec")
+    code = compile(
+        "def page(lang):\n    return {}['missing']\n", str(ROOT / "marketing_site/pages/about/hero.py"), "exec"
+    )
     exec(code, namespace)  # noqa: S102 - a page module's code, with its file name
     with pytest.raises(KeyError) as raised:
         namespace["page"]("fr")

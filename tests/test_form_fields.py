@@ -6,7 +6,7 @@ booking). These tests declare `assets` (a required select asked on the demo book
 a line of `services.leads.FormFields` would, and check where it is asked, accepted, refused,
 documented, mailed and filled by the tests' payload helpers; docs/recipes.md's recipe g adds it
 to the real model in a copy and follows it to storage, the exports, the console and erasure.
-The property test draws the site's own fields from their specs (tests/form_pipeline.py).
+The property test draws the site's own fields from their specs (tests/lead_payloads.py).
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ from types import SimpleNamespace
 from typing import Annotated
 
 import pytest
-from form_pipeline import follow_through, person
 from hypothesis import HealthCheck, given, settings
-from lead_payloads import booking_payload, form_values, lead_payload
+from lead_payloads import booking_payload, follow_through, form_values, lead_payload, person
 from servers import run_in_own_loop
 
 from marketing_site.content.lead_forms import DEMO_FORM, DOWNLOAD_FORMS
@@ -148,7 +147,7 @@ def test_every_value_the_specs_accept_is_stored_mailed_exported_shown_and_erased
     """A download and a demo booking with values drawn from each field's spec (kind, pattern,
     length, options): the server accepts them (an email whose domain IDNA cannot encode aside),
     stores each as sent, cleaned; the sales mails, both CSV exports and the console's leads and
-    bookings rows give each back; erasing the person leaves none of it (tests/form_pipeline.py)."""
+    bookings rows give each back; erasing the person leaves none of it (tests/lead_payloads.py)."""
 
     @settings(
         max_examples=25,

@@ -33,7 +33,6 @@ from test_consent_store import BUN, as_jsx_props, banner, stored
 COPIED = (
     "marketing_site",
     "tests/lead_payloads.py",
-    "tests/form_pipeline.py",
     "alembic",
     "alembic.ini",
     "rxconfig.py",
@@ -625,10 +624,10 @@ def test_recipe_g_a_required_assets_select_on_the_demo_booking_only(repo):
     with new_session() as session:
         left = [[lead.email, lead.assets] for lead in session.exec(select(Lead))]
 
-    # The property the site's fields have (tests/form_pipeline.py), now with this one: any value
+    # The property the site's fields have (tests/lead_payloads.py), now with this one: any value
     # its spec accepts is stored, mailed, exported, shown and erased with the person.
     from hypothesis import HealthCheck, given, settings
-    from form_pipeline import follow_through, person
+    from lead_payloads import follow_through, person
 
     @settings(max_examples=8, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(person())
