@@ -20,9 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from marketing_site.devloop import drive
+import dev_loop_driver as drive
 
 SITE_PORTS = (3310, 8310)
 FLOOR_PORTS = (3320, 8320)

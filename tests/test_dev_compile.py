@@ -49,7 +49,7 @@ def test_the_compiler_parts_the_loop_uses_are_still_reflexs():
     assert {"style", "plugins"} <= set(inspect.signature(default_page_plugins).parameters)
     assert "compile_page" in vars(Plugin)
     assert callable(compiler_utils.resolve_path_of_web_dir) and callable(path_ops.write_file)
-    assert list(inspect.signature(reload_state_module).parameters)[0] == "module"
+    assert next(iter(inspect.signature(reload_state_module).parameters)) == "module"
     assert callable(reflex_exec.frontend_env) and callable(reflex_exec._with_development_condition)
     assert callable(js_runtimes.get_js_package_executor) and callable(js_runtimes.install_frontend_packages)
     assert {"EVENT", "PING", "UPLOAD", "HEALTH"} <= {endpoint.name for endpoint in constants.Endpoint}
@@ -68,7 +68,7 @@ def test_a_web_directory_is_ready_when_this_reflex_made_it_and_the_loop_compiled
     from importlib.metadata import version
 
     assert not dev_compile.web_dir_looks_ready(tmp_path)
-    (tmp_path / "reflex.json").write_text('{"version": "%s"}' % version("reflex"))
+    (tmp_path / "reflex.json").write_text('{{"version": "{}"}}'.format(version("reflex")))
     (tmp_path / "node_modules").mkdir()
     assert not dev_compile.web_dir_looks_ready(tmp_path)  # not compiled by the loop yet
     (tmp_path / ".devloop.json").write_text("{}")

@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable, Collection, Iterator
 from contextvars import ContextVar
 from pathlib import Path
+from types import FrameType
 from typing import Any, ParamSpec, TypeVar
 
 import yaml
@@ -167,7 +168,7 @@ def load_yaml(text: str) -> Any:
 
 def _importing_module() -> str | None:
     """The site module whose top level is running (it is being imported), if any."""
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None:
         name = frame.f_globals.get("__name__", "")
         if frame.f_code.co_name == "<module>" and name.startswith("marketing_site"):

@@ -1,4 +1,5 @@
-"""Driving `make dev` from outside, as a maintainer would: for `make bench-dev` and the tests.
+"""Driving `make dev` from outside, as a maintainer would: for `make bench-dev` (scripts/bench_dev.py)
+and tests/test_dev_loop.py.
 
 A copy of the repository (the files git knows, the virtualenv and the tools linked), the loop
 started in it on ports of its own, its output kept, Chromium open on a page, a file saved, and
@@ -20,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-REPOSITORY = Path(__file__).resolve().parent.parent.parent
+REPOSITORY = Path(__file__).resolve().parent.parent
 LINKED = (".venv", ".tools")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
