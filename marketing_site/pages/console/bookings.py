@@ -8,7 +8,7 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.content.lead_forms import DEMO_FORM
-from marketing_site.pages.console.parts import scrollable
+from marketing_site.pages.console.parts import action_button, download_link, scrollable
 from marketing_site.services.console_bookings import PAST_DAYS, SHOWN_MAX, STATUSES
 from marketing_site.services.leads import FIELD_RULES, field_label, fields_of, option_label
 from marketing_site.state.console import ConsoleState
@@ -44,6 +44,7 @@ def _action(text: dict, row: rx.Var) -> rx.Component:
     return rx.cond(
         row["cancellable"] == "1",
         rx.el.div(
+            # One button for both steps: the focus stays on it when it turns into the confirmation.
             rx.el.button(
                 rx.cond(asked, words["confirm_cancel"], words["cancel"]),
                 type="button",
@@ -51,16 +52,7 @@ def _action(text: dict, row: rx.Var) -> rx.Component:
                 on_click=ConsoleState.cancel_booking(row["id"]),
                 data_testid="console-booking-cancel",
             ),
-            rx.cond(
-                asked,
-                rx.el.button(
-                    words["keep"],
-                    type="button",
-                    class_name="btn btn--ghost",
-                    on_click=ConsoleState.keep_booking,
-                    data_testid="console-booking-keep",
-                ),
-            ),
+            rx.cond(asked, action_button(words["keep"], ConsoleState.keep_booking, "console-booking-keep", "ghost")),
             class_name="console__actions",
         ),
     )
@@ -141,20 +133,8 @@ def section(text: dict, lang: str) -> rx.Component:
         rx.el.p(words["intro"].format(days=PAST_DAYS)),
         rx.el.p(before_zone, rx.el.strong(ConsoleState.team_zone, data_testid="console-team-zone"), after_zone),
         rx.el.div(
-            rx.el.button(
-                words["refresh"],
-                type="button",
-                class_name="btn btn--secondary",
-                on_click=ConsoleState.refresh_bookings,
-                data_testid="console-bookings-refresh",
-            ),
-            rx.el.a(
-                words["export"],
-                href=routes.CONSOLE_BOOKINGS_CSV,
-                class_name="btn btn--secondary",
-                data_testid="console-bookings-export",
-                download=True,
-            ),
+            action_button(words["refresh"], ConsoleState.refresh_bookings, "console-bookings-refresh"),
+            download_link(words["export"], routes.CONSOLE_BOOKINGS_CSV, "console-bookings-export"),
             class_name="console__actions",
         ),
         rx.cond(

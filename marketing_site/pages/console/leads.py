@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketing_site.pages.console.parts import scrollable
+from marketing_site.pages.console.parts import download_link, scrollable
 from marketing_site.routes import LANGS
 from marketing_site.services.console import FLAGGED_CHOICES, MAIL_STATUSES, SERIES, SORTS
 from marketing_site.services.leads import FIELD_RULES, field_label, option_label
@@ -71,13 +71,7 @@ def filters(text: dict) -> rx.Component:
         rx.el.div(*fields, class_name="console__filters"),
         rx.el.div(
             rx.el.button(text["apply"], type="submit", class_name="btn btn--primary", data_testid="console-apply"),
-            rx.el.a(
-                text["export"],
-                href=ConsoleState.export_href,
-                class_name="btn btn--secondary",
-                data_testid="console-export",
-                download=True,
-            ),
+            download_link(text["export"], ConsoleState.export_href, "console-export"),
             class_name="console__actions",
         ),
         rx.cond(
