@@ -150,7 +150,7 @@ def test_every_value_the_specs_accept_is_stored_mailed_exported_shown_and_erased
     bookings rows give each back; erasing the person leaves none of it (tests/lead_payloads.py)."""
 
     @settings(
-        max_examples=25,
+        max_examples=15,
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],

@@ -629,7 +629,7 @@ def test_recipe_g_a_required_assets_select_on_the_demo_booking_only(repo):
     from hypothesis import HealthCheck, given, settings
     from lead_payloads import follow_through, person
 
-    @settings(max_examples=8, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=5, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(person())
     def pipeline(drawn):
         follow_through(*drawn, asyncio.run)
