@@ -1,4 +1,5 @@
-"""The console's Bookings view on a real migrated database (issue 40, point 4): demos by day with
+"""The console's Bookings view on a real migrated database, SQLite or PostgreSQL (the engines lane
+runs tests/test_console*.py; issue 40, point 4): demos by day with
 the person, the slot in the team's and the visitor's zone, source, campaign and status; the
 team's cancellation on a person's behalf (their mail, the slot freed, the audit entry); the CSV
 export's neutralisation and its role gate; erasure. The browser side is in tests/test_console.py.
@@ -17,6 +18,7 @@ import pytest
 from lead_payloads import booking_payload, form_values
 from servers import run_in_own_loop
 from sqlmodel import select
+from test_identity import store  # noqa: F401 - a fixture: a fresh database on the lane's engine
 
 # Tuesday 24 November 2026, 12:00 UTC (13:00 in Paris).
 NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
@@ -30,8 +32,9 @@ def _operator():
 
 
 @pytest.fixture
-def bookings(unbounded_service):
-    """The booking service on a fresh database, the team in Paris, no limit in the way."""
+def bookings(store):  # noqa: F811 - the imported fixture, requested by its name
+    """The booking service on a fresh migrated database (PostgreSQL in the engines lane, else
+    SQLite), the team in Paris, every hour bookable and no limit in the way."""
     from marketing_site.services import booking
 
     return booking
