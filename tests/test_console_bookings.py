@@ -18,7 +18,6 @@ import pytest
 from lead_payloads import booking_payload, form_values
 from servers import run_in_own_loop
 from sqlmodel import select
-from test_identity import store  # noqa: F401 - a fixture: a fresh database on the lane's engine
 
 # Tuesday 24 November 2026, 12:00 UTC (13:00 in Paris).
 NOW = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
@@ -32,7 +31,7 @@ def _operator():
 
 
 @pytest.fixture
-def bookings(store):  # noqa: F811 - the imported fixture, requested by its name
+def bookings(store):
     """The booking service on a fresh migrated database (PostgreSQL in the engines lane, else
     SQLite), the team in Paris, every hour bookable and no limit in the way."""
     from marketing_site.services import booking

@@ -45,15 +45,15 @@ def _operator():
 
 
 @pytest.fixture
-def people(unbounded_service):
+def people(store):
     """Two people, each with a document lead, a demo to come (its lead and two mails) and a
     login; the subject also has a login whose subject is the address, and two mails that name
     them only by To or only by Reply-To."""
     from marketing_site.db import new_session
     from marketing_site.db.leads import Lead, OutboxMessage
     from marketing_site.services import booking, mail, sessions
+    from marketing_site.services import leads as service
 
-    service = unbounded_service
     slots = booking.available_slots()
     for number, email in enumerate((SUBJECT, OTHER)):
         details = DETAILS[email]

@@ -143,7 +143,7 @@ def test_payloads_built_from_the_specs_fill_a_new_required_field_of_their_form()
 # ----------------------------------------------------------------------------- the pipeline
 
 
-def test_every_value_the_specs_accept_is_stored_mailed_exported_shown_and_erased(unbounded_service):
+def test_every_value_the_specs_accept_is_stored_mailed_exported_shown_and_erased(store):
     """A download and a demo booking with values drawn from each field's spec (kind, pattern,
     length, options): the server accepts them (an email whose domain IDNA cannot encode aside),
     stores each as sent, cleaned; the sales mails, both CSV exports and the console's leads and

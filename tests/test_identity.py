@@ -23,8 +23,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule
-from lead_payloads import UNBOUNDED_INTAKE, person_values
-from servers import PG_PREFIX, create_test_database, drop_test_database, migrated_postgresql_copy, migrated_sqlite_copy
+from lead_payloads import person_values
 from sqlalchemy import text as sql
 from test_outbox import _strategies as accepted_values
 
@@ -34,46 +33,6 @@ SALES, ORGANIZER = "leads@nereo-wealth.fr", "demo@nereo-wealth.fr"  # the settin
 EBOOK = "Ebook download - Wealth manager new generation"
 # Children first: a whole database emptied between examples, its id counters left as they are.
 TABLES = ("booking", "outbox_message", "lead", "auth_session", "console_audit")
-
-
-def _clear_caches() -> None:
-    from marketing_site import db, settings
-    from marketing_site.services import booking, leads
-
-    for cached in (settings.get_settings, db.engine_for, leads._limiters, booking._limiter, booking._budgets):
-        cached.cache_clear()
-    booking._busy_feed.clear()
-
-
-@pytest.fixture
-def store(tmp_path, monkeypatch):
-    """The services bound to a fresh migrated database, every hour of every day bookable, and
-    limits out of the way (the examples book and write many leads from one address)."""
-    from marketing_site import db
-
-    database = ""
-    if ENGINE == "postgresql":
-        database = f"{PG_PREFIX}identity_{time.time_ns()}"
-        url = create_test_database(database)
-        migrated_postgresql_copy(database)
-    else:
-        url = f"sqlite:///{tmp_path / 'identity.db'}"
-        migrated_sqlite_copy(tmp_path / "identity.db")
-    for name, value in {
-        **UNBOUNDED_INTAKE,
-        "DATABASE_URL": url,
-        "MAIL_SINK_DIR": str(tmp_path / "mail"),
-        "BOOKING_DAYS_AHEAD": "3",
-    }.items():
-        monkeypatch.setenv(name, value)
-    for name in ("SMTP_HOST", "REDIS_URL"):
-        monkeypatch.delenv(name, raising=False)
-    _clear_caches()
-    yield
-    db.get_engine().dispose()
-    _clear_caches()
-    if database:
-        drop_test_database(database)
 
 
 def _operator():

@@ -18,15 +18,7 @@ from datetime import timedelta
 import idna
 import pytest
 from lead_payloads import UNBOUNDED_INTAKE, outbox_row, person_values, queue_outbox_message
-from servers import (
-    PG_PREFIX,
-    SmtpSink,
-    create_test_database,
-    drop_test_database,
-    migrated_postgresql_copy,
-    migrated_sqlite_copy,
-    run_in_own_loop,
-)
+from servers import SmtpSink, drop_test_database, migrated_database, run_in_own_loop
 
 # As every test site: PostgreSQL when TEST_DATABASE_URL is set (the engines lane), else SQLite.
 ENGINE = "postgresql" if os.environ.get("TEST_DATABASE_URL") else "sqlite"
@@ -46,14 +38,7 @@ def outbox(tmp_path, monkeypatch, sink, workdir):
     from marketing_site import db
     from marketing_site.services import mail
 
-    database = ""
-    if ENGINE == "postgresql":
-        database = f"{PG_PREFIX}outbox_{time.time_ns()}"
-        url = create_test_database(database)
-        migrated_postgresql_copy(database)
-    else:
-        url = f"sqlite:///{tmp_path / 'outbox.db'}"
-        migrated_sqlite_copy(tmp_path / "outbox.db")
+    url, database = migrated_database(tmp_path, "outbox")
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.setenv("SMTP_HOST", "127.0.0.1")
     monkeypatch.setenv("SMTP_PORT", str(sink.port))
