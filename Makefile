@@ -16,7 +16,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 # No look-up of Reflex's latest version on PyPI (`reflex export` and `reflex run` make one otherwise).
 export REFLEX_CHECK_LATEST_VERSION := false
 
-.PHONY: run dev bench-dev test test-fast mutate bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
+.PHONY: run dev bench-dev test test-fast screen-reader-logs mutate bench bench-visitors bench-metrics build install chromium nginx prometheus fonts java documents migrate clean audit load faults lint release
 # Backend worker processes of `make run`: more than one needs REFLEX_REDIS_URL (shared state, rate
 # limits and booking budgets), or the start is refused (settings.refuse_unshared_workers).
 WORKERS ?= 1
@@ -59,6 +59,13 @@ java:
 OIDC_PROVIDER := tests/oidc-provider/node_modules/oidc-provider/package.json
 $(OIDC_PROVIDER): tests/oidc-provider/package-lock.json
 	npm ci --prefix tests/oidc-provider --no-audit --no-fund --loglevel=error
+	touch $@
+
+# Guidepup's virtual screen reader for tests/test_screen_reader.py (its browser bundle is injected
+# into the pages), exactly as tests/screen-reader/package-lock.json says.
+SCREEN_READER := tests/screen-reader/node_modules/@guidepup/virtual-screen-reader/package.json
+$(SCREEN_READER): tests/screen-reader/package-lock.json
+	npm ci --prefix tests/screen-reader --no-audit --no-fund --loglevel=error
 	touch $@
 
 # django-oauth-toolkit 3.4.1 (a widely deployed provider, not certified) for tests/test_auth_dot.py,
@@ -143,7 +150,7 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_failure_notice.py::test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference \
 	tests/test_booking_api.py tests/test_browser_booking.py tests/test_nginx.py tests/test_audience_http.py \
 	tests/test_prometheus.py tests/test_metrics_site.py tests/test_client_address.py \
-	tests/test_machines.py tests/test_tab_handover.py tests/test_identity.py \
+	tests/test_machines.py tests/test_tab_handover.py tests/test_identity.py tests/test_screen_reader.py \
 	tests/test_audience_flush.py::test_two_workers_flushing_at_once_lose_no_view \
 	$(filter-out $(ENGINE_EXCLUDED),$(wildcard tests/test_auth*.py)) $(wildcard tests/test_console*.py)
 # The login against django-oauth-toolkit (tests/test_auth_dot.py, 5-8 minutes on this machine:
@@ -165,15 +172,17 @@ SECOND_LANE_TESTS = tests/test_print.py tests/test_dev_loop.py
 # the machines' drills (two ./serve behind nginx, sharing the nginx build) need PostgreSQL; and the
 # browser and protocol tests whose subject is the same on either engine (the pages, the login
 # against the certified provider, the API's schema, the forms in Chromium, the console's pages, the
-# client address, the security headers, a frozen worker), run where production runs: PostgreSQL
+# client address, the security headers, a frozen worker, the screen-reader journeys: about 90 s at
+# load 15, the lane with room for them), run where production runs: PostgreSQL
 # and Redis. The services that talk SQL (leads, outbox, booking, sessions, retention, console
 # queries) still run on both engines.
 ENGINE_ONLY_TESTS = tests/test_nginx.py tests/test_prometheus.py tests/test_machines.py \
 	tests/test_schema.py tests/test_auth_certified.py tests/test_auth_flow.py tests/test_auth_http.py \
 	tests/test_browser_leads.py tests/test_browser_booking.py tests/test_console.py \
-	tests/test_client_address.py tests/test_routes_http.py tests/test_security.py tests/test_outbox_stall.py
+	tests/test_client_address.py tests/test_routes_http.py tests/test_security.py tests/test_outbox_stall.py \
+	tests/test_screen_reader.py
 
-test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER)
+test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER) $(SCREEN_READER)
 	@mkdir -p test-artifacts; engines=""; ignore=""; \
 	if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
 		echo "--- the PostgreSQL and Redis lane builds and runs beside this one: test-artifacts/engines.log"; \
@@ -200,6 +209,13 @@ test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVID
 	fi; \
 	[ $$sqlite -eq 0 ] && [ $$status -eq 0 ]
 
+
+# The screen-reader journeys' logs (docs/accessibility/screen-reader/<lang>/), written again from
+# what Guidepup's virtual screen reader says on a fresh test build (tests/test_screen_reader.py;
+# docs/accessibility.md). On SQLite only, whatever the environment: the logs do not depend on it.
+screen-reader-logs:
+	env -u TEST_DATABASE_URL -u TEST_REDIS_URL SCREEN_READER_LOGS=write $(MAKE) --no-print-directory test \
+		PYTEST_ARGS="tests/test_screen_reader.py"
 
 # The tests that need no frontend build, browser or nginx (conftest.py marks the others
 # `needs_build` from their fixtures), on two processes. TEST_WITHOUT_BUILD makes a test that starts

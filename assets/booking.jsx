@@ -7,7 +7,7 @@
 // paint, so nothing moves when the slots arrive.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
-import { FormFields, checkFields, postWithRetries } from "./lead_form.jsx";
+import { Announced, FormFields, checkFields, postWithRetries } from "./lead_form.jsx";
 import { visitAttribution } from "./site_ui.jsx";
 
 const SLOTS_URL = "/api/v1/booking/slots";
@@ -258,11 +258,9 @@ export function BookingScheduler({
       {phase === "choose" ? (
         <>
           <p className="booking-scheduler__zone">{zoneLine}</p>
-          {slotError ? (
-            <p className="booking-scheduler__error" role="alert">
-              {slotError}
-            </p>
-          ) : null}
+          <Announced role="alert">
+            {slotError ? <p className="booking-scheduler__error">{slotError}</p> : null}
+          </Announced>
           {days.length === 0 ? (
             <p>{words.no_slots}</p>
           ) : (
@@ -321,19 +319,15 @@ export function BookingScheduler({
             <label htmlFor="booking-website">{honeypotLabel}</label>
             <input id="booking-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
           </div>
-          {retrying ? (
-            <p className="lead-form__retrying" role="status">
-              {words.retrying}
-            </p>
-          ) : null}
-          {formError ? (
-            <p className="lead-form__error" role="alert">
-              {formError}
-            </p>
-          ) : null}
-          <button type="submit" className="btn btn--primary" disabled={submitting} aria-busy={submitting}>
-            {submitting ? words.confirming : words.confirm}
-          </button>
+          <div className="lead-form__outcome">
+            <Announced role="status">
+              {retrying ? <p className="lead-form__retrying">{words.retrying}</p> : null}
+            </Announced>
+            <Announced role="alert">{formError ? <p className="lead-form__error">{formError}</p> : null}</Announced>
+            <button type="submit" className="btn btn--primary" disabled={submitting} aria-busy={submitting}>
+              {submitting ? words.confirming : words.confirm}
+            </button>
+          </div>
           <p className="lead-form__privacy" id="booking-privacy">
             {privacyText} <Link to={privacyHref}>{privacyLinkLabel}</Link>
           </p>

@@ -10,6 +10,9 @@
 // the pointer is over the carousel or the keyboard focus is in it (but on that button), stops once the
 // visitor pauses, and does not start by itself when the visitor asks for reduced motion (the
 // button then offers Play). Rotating, the slides are not announced (aria-live off).
+// A visitor's Pause or Play is remembered on this browser: Python passes the remembered choice
+// (`rememberedPause`, a client variable: components/carousel.py) and is told of each new one
+// (`onPausedChange`); without them, the choice lasts as long as the page.
 // Test hooks on the root: data-index, data-animating ("true"/"false"), data-moves,
 // data-autoplay ("off" | "rotating" | "paused").
 // Reduced motion: the stylesheet swaps the slide for a plain appearance; the lock is kept so
@@ -27,6 +30,8 @@ export function TestimonialCarousel({
   pauseLabel,
   playLabel,
   className,
+  rememberedPause,
+  onPausedChange,
 }) {
   const count = items ? items.length : 0;
   const autoplay = autoplayMs > 0 && count > 1;
@@ -50,6 +55,16 @@ export function TestimonialCarousel({
       setPaused(true);
     }
   }, [autoplay]);
+
+  // The visitor paused on an earlier visit (known once the page has hydrated).
+  useEffect(() => {
+    if (autoplay && rememberedPause) setPaused(true);
+  }, [autoplay, rememberedPause]);
+
+  const choosePaused = (value) => {
+    setPaused(value);
+    if (onPausedChange) onPausedChange(value);
+  };
 
   const move = (step) => {
     if (locked.current || count === 0) return;
@@ -120,7 +135,7 @@ export function TestimonialCarousel({
               className="carousel__button carousel__button--pause"
               aria-label={paused ? playLabel : pauseLabel}
               data-paused={paused ? "true" : "false"}
-              onClick={() => setPaused(!paused)}
+              onClick={() => choosePaused(!paused)}
             >
               <span className={paused ? "carousel__play" : "carousel__pause"} aria-hidden="true" />
             </button>

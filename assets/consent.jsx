@@ -271,12 +271,14 @@ export function ConsentManager({ texts, purposes, privacyHref, consentScriptUrl,
   useReservedSpace(root, visible && !gated);
 
   if (thirdParty) return null;
+  // Always the same element, whether the banner shows or not: a status region that appeared
+  // with the confirmation already in it (when the banner went) was not said.
   const status = (
     <p className="sr-only" role="status">
       {confirmation}
     </p>
   );
-  if (!visible) return status;
+  if (!visible) return <>{null}{status}</>;
 
   const every = (value) => Object.fromEntries(purposes.map((purpose) => [purpose.key, value]));
   const choose = (choice) => {
@@ -339,30 +341,53 @@ export function ConsentManager({ texts, purposes, privacyHref, consentScriptUrl,
           <fieldset id={panelId} className="consent-panel">
             <legend className="consent-panel__title">{t.panel_title}</legend>
             <div className="consent-option">
-              <input id={`${ids}-necessary`} type="checkbox" checked disabled readOnly />
+              <input
+                id={`${ids}-necessary`}
+                type="checkbox"
+                checked
+                disabled
+                readOnly
+                aria-labelledby={`${ids}-necessary-label`}
+                aria-describedby={`${ids}-necessary-text`}
+              />
               <label htmlFor={`${ids}-necessary`}>
-                <span className="consent-option__label">
+                <span className="consent-option__label" id={`${ids}-necessary-label`}>
                   {t.necessary_label} <span className="consent-option__badge">{t.always_on}</span>
                 </span>
-                <span className="consent-option__text">{t.necessary_text}</span>
+                <span className="consent-option__text" id={`${ids}-necessary-text`}>
+                  {t.necessary_text}
+                </span>
               </label>
             </div>
-            {purposes.map((purpose) => (
-              <div className="consent-option" key={purpose.key} data-purpose={purpose.key}>
-                <input
-                  id={`${ids}-${purpose.key}`}
-                  type="checkbox"
-                  name={purpose.key}
-                  checked={Boolean(selected[purpose.key])}
-                  onChange={(e) => setSelected((current) => ({ ...current, [purpose.key]: e.target.checked }))}
-                />
-                <label htmlFor={`${ids}-${purpose.key}`}>
-                  <span className="consent-option__label">{purpose.label}</span>
-                  <span className="consent-option__text">{purpose.text}</span>
-                  <span className="consent-option__text">{purpose.recipients}</span>
-                </label>
-              </div>
-            ))}
+            {purposes.map((purpose) => {
+              // Named by its label alone, its text and recipients said after it as a description
+              // (the whole label made a name of three sentences).
+              const id = `${ids}-${purpose.key}`;
+              return (
+                <div className="consent-option" key={purpose.key} data-purpose={purpose.key}>
+                  <input
+                    id={id}
+                    type="checkbox"
+                    name={purpose.key}
+                    checked={Boolean(selected[purpose.key])}
+                    onChange={(e) => setSelected((current) => ({ ...current, [purpose.key]: e.target.checked }))}
+                    aria-labelledby={`${id}-label`}
+                    aria-describedby={`${id}-text ${id}-recipients`}
+                  />
+                  <label htmlFor={id}>
+                    <span className="consent-option__label" id={`${id}-label`}>
+                      {purpose.label}
+                    </span>
+                    <span className="consent-option__text" id={`${id}-text`}>
+                      {purpose.text}
+                    </span>
+                    <span className="consent-option__text" id={`${id}-recipients`}>
+                      {purpose.recipients}
+                    </span>
+                  </label>
+                </div>
+              );
+            })}
             <button type="button" className="consent-button" onClick={() => choose({ ...every(false), ...selected })}>
               {t.save}
             </button>

@@ -102,6 +102,18 @@ export function FormFields({ fields, idPrefix, errors, onEdit, firstRef }) {
   });
 }
 
+// A live region that is in the page before its message: screen readers say what appears in a
+// region they already know, and may say nothing of a region that appears with its message
+// already in it (the lead form's thank-you and errors were not said: issue 41). Empty, it takes
+// no room. Shared with the scheduler.
+export function Announced({ role, children }) {
+  return (
+    <div className="announced" role={role}>
+      {children}
+    </div>
+  );
+}
+
 // POST `body` to `url`; a network error or one of `retry.statuses` is sent again, with the same
 // headers (the Idempotency-Key among them), after each pause of `retry.pausesMs` in turn while
 // the whole stays within `retry.totalMs`; `onRetry(n)` is called before the n-th resend. Returns
@@ -286,30 +298,27 @@ export function LeadForm({
         <label htmlFor={`${id}-website`}>{honeypotLabel}</label>
         <input id={`${id}-website`} name="website" type="text" tabIndex={-1} autoComplete="off" />
       </div>
-      {retrying ? (
-        <p className="lead-form__retrying" role="status">
-          {retryingText}
-        </p>
-      ) : null}
-      {error && !retrying ? (
-        <p className="lead-form__error" role="alert">
-          {errorMessage}
-        </p>
-      ) : null}
-      {mailSent === true ? (
-        <p className="lead-form__success" role="status">
-          {successText}
-        </p>
-      ) : (
-        <button
-          type="submit"
-          className="btn btn--primary lead-form__submit"
-          disabled={submitting}
-          aria-busy={submitting}
-        >
-          {submitting ? submittingLabel : submitLabel}
-        </button>
-      )}
+      <div className="lead-form__outcome">
+        <Announced role="status">
+          {retrying ? <p className="lead-form__retrying">{retryingText}</p> : null}
+        </Announced>
+        <Announced role="alert">
+          {error && !retrying ? <p className="lead-form__error">{errorMessage}</p> : null}
+        </Announced>
+        <Announced role="status">
+          {mailSent === true ? <p className="lead-form__success">{successText}</p> : null}
+        </Announced>
+        {mailSent === true ? null : (
+          <button
+            type="submit"
+            className="btn btn--primary lead-form__submit"
+            disabled={submitting}
+            aria-busy={submitting}
+          >
+            {submitting ? submittingLabel : submitLabel}
+          </button>
+        )}
+      </div>
       <p className="lead-form__privacy" id={`${id}-privacy`}>
         {privacyText} <Link to={privacyHref}>{privacyLinkLabel}</Link>
       </p>

@@ -71,13 +71,15 @@ let documentPage = true;
 // largest element would count as painted only once the fade ends, after the scripts (the
 // thank-you pages' illustration: LCP 2.3 s for a first paint at 0.75 s on Lighthouse mobile).
 // After a client-side page change (`entrance`), focus moves to the new page's heading, so
-// that a screen reader announces the page and Tab starts there.
-function focusNewPage() {
+// that a screen reader announces the page and Tab starts there; to the #anchor's own heading
+// when the link named one (an offer on the pricing page): without it, focus stayed on the body
+// and a screen reader said nothing of the page the link had opened.
+function focusNewPage(anchor) {
   const main = document.getElementById("contenu");
-  const heading = main && main.querySelector("h1");
-  const target = heading || main;
+  const heading = anchor ? anchor.querySelector("h1, h2, h3, h4") : main && main.querySelector("h1");
+  const target = heading || anchor || main;
   if (!target) return;
-  if (target === heading && !heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+  if (target !== main && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
   target.focus({ preventScroll: true });
 }
 
@@ -102,7 +104,7 @@ export function PageFrame({ lang, children, className }) {
     } else {
       window.scrollTo(0, 0);
     }
-    if (entrance && !target) focusNewPage();
+    if (entrance) focusNewPage(target);
   }, [lang]);
   return (
     <div className={className} data-entrance={entrance ? "" : undefined}>
@@ -303,7 +305,9 @@ const renderedSnapshot = () => false;
 
 export function StaticHtml({ element, attrs, children }) {
   const hydrating = useSyncExternalStore(subscribeNever, renderedSnapshot, hydratingSnapshot);
-  const [keepServerHtml] = useState(hydrating && typeof window !== "undefined");
+  // Under `make dev` (Vite's dev server) the region renders its children: a saved change
+  // then reaches it in place, where kept server HTML would stay as it was.
+  const [keepServerHtml] = useState(hydrating && typeof window !== "undefined" && !import.meta.env.DEV);
   const navigate = useNavigate();
   if (!keepServerHtml) return createElement(element, attrs, children);
   return createElement(element, {

@@ -2,7 +2,7 @@
 
 - An event handler that raises: `report_backend_exception` logs the traceback with a reference;
   Reflex's backend exception handler (`reflex_internals.app_frame.handler_failure_notice`) then
-  sends the page Reflex's `_set_value` event for the ref that `assets/site_notice.jsx` registers:
+  sends the page Reflex's `_set_value` event for the ref that `reflex_internals/site_notice.jsx` registers:
   the page shows its own words with the reference. No script travels from the server (the site's
   CSP has no 'unsafe-eval', which blocks Reflex's toast).
 - A lost connection or a server restart: the page shows its message with a reference it made
@@ -26,7 +26,7 @@ from marketing_site.logs import new_reference
 
 logger = logging.getLogger("marketing_site.failures")
 
-# The ref of assets/site_notice.jsx (Reflex prefixes `ref_`).
+# The ref of reflex_internals/site_notice.jsx (Reflex formats it: `site_notice.reflex_ref_name`).
 NOTICE_REF = "site_error"
 
 

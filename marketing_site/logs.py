@@ -72,7 +72,16 @@ LINE_BREAKS = {
     "\u2028": "\\u2028",
     "\u2029": "\\u2029",
 }
-_LINE_BREAK = re.compile("[" + "".join(LINE_BREAKS) + "]")
+# Escaped too, as \\uXXXX: the other control characters (C0 but tab, DEL, C1), which a terminal
+# may act on, the text-direction controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069),
+# which make a reader see the line reordered, and what is no text (lone surrogates, which no
+# UTF-8 stream can carry, and noncharacters).
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
+    "\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
+    + "".join(chr(plane << 16 | low) for plane in range(1, 17) for low in (0xFFFE, 0xFFFF))
+    + "]"
+)
 
 
 def _phone(match: re.Match) -> str:
@@ -145,9 +154,22 @@ def redact(text: str) -> str:
     return PHONE.sub(_phone, IPV4.sub(_ipv4, IPV6_RUN.sub(_ipv6, text)))
 
 
-def escape_line_breaks(text: str) -> str:
-    """Every character that could end a line, written as its escape (\\n, \\u2028…)."""
-    return _LINE_BREAK.sub(lambda m: LINE_BREAKS[m.group()], text)
+def _escape(character: str) -> str:
+    code = ord(character)
+    if character in LINE_BREAKS:
+        return LINE_BREAKS[character]
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    high, low = divmod(code - 0x10000, 0x400)  # JSON writes a character beyond U+FFFF as its UTF-16 pair
+    return f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}"
+
+
+def escape_unsafe(text: str) -> str:
+    """Every character that could end a line (\\n, \\u2028…), any other control character, the
+    text-direction controls and what is no text, written as its escape: a visitor's text never
+    starts a line of its own, nor reorders or breaks one. In a JSON line the escapes are JSON's
+    own (the line still parses to the same text)."""
+    return _UNSAFE.sub(lambda m: _escape(m.group()), text)
 
 
 # Configuration quoted by a log line (an issuer, an endpoint URL: no personal data) is shown in
@@ -188,7 +210,7 @@ class RedactingFormatter(logging.Formatter):
         message = redact_keeping(_message_of(record), getattr(record, CONFIGURATION_VALUES, ()))
         error = redact(self.formatException(record.exc_info)) if record.exc_info else None
         if not self.as_json:
-            line = f"{self.formatTime(record)} {record.levelname} {record.name} {escape_line_breaks(message)}"
+            line = f"{self.formatTime(record)} {record.levelname} {record.name} {escape_unsafe(message)}"
             return f"{line}\n{error}" if error else line
         entry: dict[str, Any] = {
             "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
@@ -202,8 +224,8 @@ class RedactingFormatter(logging.Formatter):
                 entry[key] = value if isinstance(value, int | float | bool | None) else redact(str(value))
         if error:
             entry["exc"] = error
-        # json.dumps escapes the C0 line breaks (\n, \r…); these three it would write as they are.
-        return escape_line_breaks(json.dumps(entry, ensure_ascii=False))
+        # json.dumps escapes C0 (\n, \r…); the rest of what escape_unsafe escapes it writes as is.
+        return escape_unsafe(json.dumps(entry, ensure_ascii=False))
 
 
 def _message_of(record: logging.LogRecord) -> str:

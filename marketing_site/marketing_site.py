@@ -19,7 +19,15 @@ from marketing_site.api import api_app
 from marketing_site.components.consent import consent_gate
 from marketing_site.components.error_boundary import site_error_boundary
 from marketing_site.content import sources
-from marketing_site.reflex_internals import app_frame, exact_paths, redis_keyspace, reflex_logging, tab_handover
+from marketing_site.reflex_internals import (
+    app_frame,
+    client_state,
+    exact_paths,
+    redis_keyspace,
+    reflex_logging,
+    site_notice,
+    tab_handover,
+)
 from marketing_site.reflex_internals.event_middleware import CountHydrations
 from marketing_site.services import audience, mail, oidc
 from marketing_site.settings import get_settings
@@ -39,6 +47,9 @@ STYLESHEETS = [
     *sorted(f"/styles/{f.name}" for f in (Path(__file__).parent.parent / "assets" / "styles").glob("*.css")),
 ]
 
+# The JavaScript that lives beside its Python module (Reflex's shared assets), into this build.
+client_state.link_shared_asset()
+site_notice.link_shared_asset()
 
 app = rx.App(
     html_lang="fr",
@@ -46,6 +57,10 @@ app = rx.App(
     head_components=[
         rx.el.style(theme.css_variables(site_origin=get_settings().site_origin)),
         consent_gate(),
+        # Before the first paint: what the browser keeps for the visitor (every client variable
+        # the pages' modules, imported with page_table above, declare) shows at once
+        # (reflex_internals/client_state.py).
+        *client_state.head_components(),
         rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml"),
     ],
     # Our API routes first, then exact-path serving of the prerendered site in front of them,

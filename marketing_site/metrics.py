@@ -74,6 +74,10 @@ LEADS_REFUSED = Counter(f"{PREFIX}_leads_refused", "Lead submissions refused, by
 BOOKING_OUTCOMES = ("booked", "duplicate", "invalid", "taken", "rate_limited", "over_budget")
 BOOKINGS = Counter(f"{PREFIX}_bookings", "Demo booking requests, by outcome.", ["outcome"])
 BOOKING_CANCELLATIONS = Counter(f"{PREFIX}_booking_cancellations", "Demo bookings cancelled by their link.")
+BOOKINGS_ABOVE_DAILY_FIGURE = Counter(
+    f"{PREFIX}_bookings_above_daily_figure",
+    "Bookings made while the site already had BOOKING_ALERT_PER_DAY in the last 24 hours (an alert, not a refusal).",
+)
 
 # ----------------------------------------------------------------------------- mail outbox
 
@@ -86,16 +90,20 @@ OUTBOX_SEND_ATTEMPTS = Counter(
 
 # ----------------------------------------------------------------------------- audience, limits
 
-BEACON_OUTCOMES = ("counted", "robot", "invalid", "rate_limited")
+BEACON_OUTCOMES = ("counted", "robot", "invalid", "rate_limited", "over_quota")
 AUDIENCE_BEACONS = Counter(f"{PREFIX}_audience_beacons", "Page-view beacons, by outcome.", ["outcome"])
+# Counted views that never reach the daily totals: a combination the database refuses, the bound
+# of an outage passed, a stop while the database was away.
+VIEW_LOSS_REASONS = ("refused", "outage", "shutdown")
+AUDIENCE_VIEWS_LOST = Counter(
+    f"{PREFIX}_audience_views_lost", "Counted page views never written to the daily totals, by reason.", ["reason"]
+)
 
 # The key families of the site's rate limiters (the part of a key before ':') and their names.
 RATE_LIMITS = {
     "ip": "lead_per_ip",
     "email": "lead_per_email",
     "booking-ip": "booking_per_ip",
-    "booking-email": "booking_budget_per_email",
-    "booking-site": "booking_budget_per_day",
     "login-ip": "login_per_ip",
     "audience-ip": "audience_per_ip",
     "reset-ip": "password_reset_per_ip",
@@ -172,6 +180,8 @@ for _outcome in SEND_OUTCOMES:
     OUTBOX_SEND_ATTEMPTS.labels(outcome=_outcome)
 for _outcome in BEACON_OUTCOMES:
     AUDIENCE_BEACONS.labels(outcome=_outcome)
+for _reason in VIEW_LOSS_REASONS:
+    AUDIENCE_VIEWS_LOST.labels(reason=_reason)
 for _limit in (*RATE_LIMITS.values(), "other"):
     RATE_LIMIT_REFUSALS.labels(limit=_limit)
 for _outcome in LOGIN_OUTCOMES:

@@ -142,13 +142,6 @@ def page_keys() -> list[str]:
     return [page.key for page in PAGES] + [NOT_FOUND_KEY]
 
 
-FEATURE_PAGES: tuple[Page, ...] = (
-    FEATURE_RELATIONSHIP,
-    FEATURE_PORTAL,
-    FEATURE_SALES,
-    FEATURE_COMPLIANCE,
-)
-
 # Where English-side downloads send the visitor. It is in no route list, so it shows the
 # not-found page: a defect of the original, kept on purpose and listed in docs/architecture.md.
 EN_THANKS_PATH = "/en/merci"

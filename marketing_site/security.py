@@ -25,8 +25,9 @@ Reflex's own routes and the websocket handshake:
   every POST, PUT, PATCH or DELETE (the logout, the booking cancel form, the console's
   downloads, the JSON APIs) and every request to the console API. The browser says where a
   request comes from in `Sec-Fetch-Site` (which a page cannot forge); without it (older
-  browsers) the `Origin` must be the site's. A request with neither is not a browser's, so
-  no visitor's cookie can be abused by it, and it goes through (curl, server-to-server).
+  browsers) the `Origin` must be the site's, or, when it is absent or `null`, the `Referer`'s.
+  A request with neither is not a browser's, so no visitor's cookie can be abused by it, and
+  it goes through (curl, server-to-server).
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ SUBRESOURCE_CONTENT_TYPES = ("text/javascript", "application/javascript", "text/
 DOCUMENT_ONLY_HEADERS = (b"content-security-policy", b"x-frame-options", b"permissions-policy")
 
 
-# The site-wide referrer policy; a response that sets its own keeps it (the login callback and
-# the booking cancel page send `no-referrer`: their URLs carry a code or a token).
+# The site-wide referrer policy; a response that sets its own keeps it (the login callback sends
+# `no-referrer`, the booking cancel page `strict-origin`: their URLs carry a code or a token).
 REFERRER_POLICY = "strict-origin-when-cross-origin"
 # Sent instead of the application server's name (Granian's default header).
 SERVER_HEADER = b"nereo"
@@ -192,11 +193,21 @@ class SecurityHeaders:
             return False
         fetch_site = headers.get(b"sec-fetch-site")
         if fetch_site is not None:
-            # Trusted over Origin: a same-origin form on a page with `Referrer-Policy:
-            # no-referrer` (the booking cancel page) is sent with `Origin: null`.
+            # Trusted over Origin: a page cannot forge it.
             allowed = SAME_ORIGIN_FOR_UNSAFE if unsafe else SAME_ORIGIN_FOR_SAFE
             return fetch_site.lower() not in allowed
-        return self._foreign_origin(headers.get(b"origin"))
+        return self._foreign_source(headers.get(b"origin"), headers.get(b"referer"))
+
+    def _foreign_source(self, origin: bytes | None, referer: bytes | None) -> bool:
+        """A browser without `Sec-Fetch-Site` (before 2023): its `Origin`, else, when it sends
+        none or `null`, the origin of its `Referer`. `null` with no Referer is a browser hiding
+        where the request comes from (a sandboxed frame, a data: URL): refused. Neither header:
+        no browser's request (curl, a server), and no visitor's cookie to abuse: let through."""
+        if origin is not None and origin != b"null":
+            return self._foreign_origin(origin)
+        if referer is not None:
+            return origin_of(referer.decode("latin-1")) not in self.allowed_origins
+        return origin is not None
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] not in ("http", "websocket"):

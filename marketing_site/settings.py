@@ -80,11 +80,17 @@ _EMPTY_MEANS_DEFAULT = frozenset(
         "sentry_environment",
         "rate_limit_ipv6_prefix",
         "audience_sources_per_day",
+        "audience_sources_per_address",
+        "audience_combinations_per_address",
         "booking_budget_per_email",
-        "booking_budget_per_day",
+        "booking_budget_per_ip",
+        "booking_alert_per_day",
     }
 )
 
+
+# A bearer token anyone may try against /metrics: shorter than this, it can be guessed.
+METRICS_TOKEN_MIN_LENGTH = 16
 
 # Shown without their password when the settings are printed, logged or dumped.
 _URLS_WITH_PASSWORD = ("database_url", "redis_url")
@@ -220,11 +226,15 @@ class Settings(BaseSettings):
     booking_video_url: str = "https://meet.nereo-wealth.fr/demo"
     booking_organizer_email: str = "demo@nereo-wealth.fr"
     booking_rate_limit_per_ip: Count = 10
-    # Budgets over 24 hours, whatever the address: bookings for one email (each mails a
-    # confirmation to it: a demo and one change of slot), and bookings on the whole site (the
-    # offer is about 130 slots over three weeks; beyond this, an operator looks first).
+    # Budgets of one client over 24 hours (confirmed bookings; a cancellation gives its unit
+    # back): bookings for one email, whatever the address (each mails a confirmation to it: a demo
+    # and one change of slot), and bookings from one address (an IPv6 /64), whatever the email
+    # (colleagues behind one office address). The site's figure closes nothing: beyond it, the
+    # BookingsAboveDailyFigure alert asks an operator to look (the offer is about 130 slots over
+    # three weeks).
     booking_budget_per_email: Annotated[int, Field(ge=1)] = 2
-    booking_budget_per_day: Annotated[int, Field(ge=1)] = 24
+    booking_budget_per_ip: Annotated[int, Field(ge=1)] = 4
+    booking_alert_per_day: Annotated[int, Field(ge=1)] = 24
     # First-party audience measurement (services.audience). A reader opens a page every few
     # seconds at most; an office behind one address is many readers: 120 beacons a minute lets
     # them through and stops a loop from filling the tables. A worker gathers views for
@@ -237,8 +247,15 @@ class Settings(BaseSettings):
     # views of any further source that day are counted under "(other)". Real campaigns bring
     # a few dozen; a client sending a new tag with every beacon would add rows without end.
     audience_sources_per_day: Count = 200
+    # What one client address (an IPv6 /64) may add in a UTC day: new sources (beyond, its views
+    # of a further source are counted under "(other)": it cannot take the day's sources from the
+    # real campaigns), and distinct combinations of page, language, source and device, one row
+    # of the daily totals each (beyond, a view of a new combination is not counted).
+    audience_sources_per_address: Count = 10
+    audience_combinations_per_address: Count = 100
     # Operations (docs/operations.md). GET /metrics answers Prometheus' scrape with this bearer
-    # token; empty: no metrics (404), and the workers keep no metric files.
+    # token (METRICS_TOKEN_MIN_LENGTH characters at least); empty: no metrics (404), and the
+    # workers keep no metric files.
     metrics_token: SecretStr = SecretStr("")
     # Where the workers of one serving process group write their metrics (a folder per group,
     # emptied at start). Default: var/metrics/.
@@ -297,6 +314,18 @@ class Settings(BaseSettings):
             except BadDsn as error:
                 # Not the value itself: it is a secret.
                 raise ValueError(f"must be a DSN like https://<key>@<host>/<project id> ({error})") from None
+        return value
+
+    @field_validator("metrics_token")
+    @classmethod
+    def _metrics_token(cls, value: SecretStr) -> SecretStr:
+        token = value.get_secret_value()
+        if token and len(token) < METRICS_TOKEN_MIN_LENGTH:
+            # Not the value itself: it is a secret.
+            raise ValueError(
+                f"must be at least {METRICS_TOKEN_MIN_LENGTH} characters (a long random string: "
+                "`openssl rand -hex 32`), or empty for no metrics"
+            )
         return value
 
     @field_validator("security_contact")

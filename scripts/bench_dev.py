@@ -191,7 +191,7 @@ def report(site: dict[str, object], floor: dict[str, object], count: int) -> Non
         for results in (floor, site):
             times = results.get(key)
             cells.append(f"median {statistics.median(times):.2f} s, worst {max(times):.2f} s" if times else "—")
-        label = f"save → visible, {key} ×{len(site[key])}"  # type: ignore[arg-type]
+        label = f"save → visible, {key} ×{len(site[key])}"  # type: ignore[arg-type]  # a list of times
         print(f"{label:52} {cells[0]:>24} {cells[1]:>24}")
     print(f"\n{count} edits per kind, {time.strftime('%Y-%m-%d %H:%M')}, load average {_load()}")
 

@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 LINKED = (".venv", ".tools")
@@ -160,7 +161,7 @@ def start_floor(directory: Path, frontend_port: int, backend_port: int) -> Runni
 
 
 @contextlib.contextmanager
-def chromium() -> Iterator[object]:
+def chromium() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -171,9 +172,9 @@ def chromium() -> Iterator[object]:
             browser.close()
 
 
-def open_when_serving(browser: object, url: str, text: str, timeout: float) -> object:
+def open_when_serving(browser: Any, url: str, text: str, timeout: float) -> Any:
     """A tab on `url` once it shows `text` (the server may not be listening yet)."""
-    page = browser.new_page(user_agent=USER_AGENT)  # type: ignore[attr-defined]
+    page = browser.new_page(user_agent=USER_AGENT)
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -186,20 +187,20 @@ def open_when_serving(browser: object, url: str, text: str, timeout: float) -> o
             time.sleep(0.2)
 
 
-def mark_loaded(page: object) -> None:
+def mark_loaded(page: Any) -> None:
     """A value that a reload of the tab would lose."""
-    page.evaluate("window.__siteDevLoopMarker = true")  # type: ignore[attr-defined]
+    page.evaluate("window.__siteDevLoopMarker = true")
 
 
-def reloaded(page: object) -> bool:
-    return not page.evaluate("window.__siteDevLoopMarker === true")  # type: ignore[attr-defined]
+def reloaded(page: Any) -> bool:
+    return not page.evaluate("window.__siteDevLoopMarker === true")
 
 
-def time_until(page: object, save: Callable[[], None], condition: str, timeout: float = 60) -> float:
+def time_until(page: Any, save: Callable[[], None], condition: str, timeout: float = 60) -> float:
     """Seconds from `save()` until the tab's JavaScript `condition` holds."""
     started = time.monotonic()
     save()
-    page.wait_for_function(condition, timeout=timeout * 1000)  # type: ignore[attr-defined]
+    page.wait_for_function(condition, timeout=timeout * 1000)
     return time.monotonic() - started
 
 

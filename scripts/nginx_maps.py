@@ -89,8 +89,8 @@ def write_maps(build: Path, out: Path) -> None:
         "$nereo_permissions_policy": _quoted(PERMISSIONS_POLICY),
     }
     # The app's own Referrer-Policy when it sends one (hidden from the proxied response, so that
-    # each header is sent once), else the site-wide one: the login callback and the booking
-    # cancel page keep `no-referrer`.
+    # each header is sent once), else the site-wide one: the login callback keeps `no-referrer`,
+    # the booking cancel page `strict-origin`.
     referrer = (
         "map $upstream_http_referrer_policy $nereo_referrer_policy {\n"
         f'    "" {_quoted(REFERRER_POLICY)};\n'

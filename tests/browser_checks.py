@@ -1,5 +1,5 @@
 """Checks shared by the browser tests: axe-core, the navbar's overflow sweep, the provider's
-login, the pricing page's amounts and its alternate-prices event.
+login, the pricing page's amounts and its alternate-prices event, the site's announcement.
 
 A helper module, not a test module: test modules import from here, never from each other.
 """
@@ -196,3 +196,21 @@ def tab_walk(page) -> tuple[int, list[str]]:
         if state["problem"]:
             problems.append(f"{state['desc']}: {state['problem']}")
     return stops, problems
+
+
+def shipped_announcement():
+    """The site's first dismissible announcement on air (content/announcements.py), and a French
+    page an anonymous reader reads it on: the browser checks of announcements need one."""
+    from datetime import UTC, datetime
+
+    import pytest
+
+    from marketing_site.content.announcements import ANNOUNCEMENTS
+
+    now = datetime.now(UTC)
+    for item in ANNOUNCEMENTS:
+        if item.dismissible and item.is_on(now):
+            pages = [p for p in routes.PAGES if item.shows_on(p.key) and p.fr and not (p.protected or p.stateful)]
+            if pages:
+                return item, pages[0].fr
+    pytest.fail("the browser checks need a dismissible announcement on air in content/announcements.py")

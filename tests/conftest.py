@@ -36,6 +36,7 @@ from servers import (
     BIN,
     ROOT,
     WEB_DIR,
+    PrivateRedis,
     SiteServer,
     SmtpSink,
     drop_test_database,
@@ -116,6 +117,21 @@ CONSOLE_ADMIN_USER = {
     "family_name": "Martin",
     ROLES_CLAIM: ["ADVISOR", "SITE_ADMIN"],
 }
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A Redis for the tests that need one without a site: CI's (TEST_REDIS_URL), else a
+    redis-server of the session's own on a loopback port. Tests give their keys a prefix of
+    their own."""
+    if os.environ.get("TEST_REDIS_URL"):
+        yield os.environ["TEST_REDIS_URL"]
+        return
+    server = PrivateRedis().start()
+    try:
+        yield server.url
+    finally:
+        server.kill()
 
 
 @pytest.fixture(scope="session")
@@ -267,7 +283,7 @@ def _clear_service_caches() -> None:
     from marketing_site import db, settings
     from marketing_site.services import booking, leads
 
-    for cached in (settings.get_settings, db.engine_for, leads._limiters, booking._limiter, booking._budgets):
+    for cached in (settings.get_settings, db.engine_for, leads._limiters, booking._limiter):
         cached.cache_clear()
     booking._busy_feed.clear()
 

@@ -369,7 +369,7 @@ class SiteServer:
             RATE_LIMIT_PER_IP="100000",
             BOOKING_RATE_LIMIT_PER_IP="100",
             BOOKING_BUDGET_PER_EMAIL="1000",
-            BOOKING_BUDGET_PER_DAY="100000",
+            BOOKING_BUDGET_PER_IP="100000",
             LOGIN_RATE_LIMIT_PER_IP="100000",
             OUTBOX_RETRY_BASE_SECONDS="0.5",
             OUTBOX_POLL_SECONDS="0.5",

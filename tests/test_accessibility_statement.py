@@ -20,7 +20,14 @@ STATEMENTS = {
         "/accessibilite",
         {
             "etat-de-conformite": ["partiellement conforme", "Référentiel RGAA 4.1.2"],
-            "tests": ["axe-core", "HTML_CodeSniffer", "Nu Html Checker", "clavier", "lecteur d'écran"],
+            "tests": [
+                "axe-core",
+                "HTML_CodeSniffer",
+                "Nu Html Checker",
+                "clavier",
+                "lecteur d'écran virtuel",
+                "aucun test avec un vrai lecteur d'écran",
+            ],
             "contenus-non-accessibles": ["Contenus non accessibles", "non-conformité", "PDF"],
             "contact": ["Retour d'information et contact"],
             "voies-de-recours": ["Défenseur des droits", "https://formulaire.defenseurdesdroits.fr/"],
@@ -31,7 +38,14 @@ STATEMENTS = {
         "/en/accessibilite",
         {
             "conformance-status": ["partially conformant", "Standard RGAA 4.1.2"],
-            "tests": ["axe-core", "HTML_CodeSniffer", "Nu Html Checker", "keyboard", "screen reader"],
+            "tests": [
+                "axe-core",
+                "HTML_CodeSniffer",
+                "Nu Html Checker",
+                "keyboard",
+                "virtual screen reader",
+                "no test with a real screen reader",
+            ],
             "non-accessible-content": ["Non-accessible content", "non-conformity", "PDF"],
             "contact": ["Feedback and contact"],
             "remedies": ["Défenseur des droits", "https://formulaire.defenseurdesdroits.fr/"],

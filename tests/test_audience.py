@@ -39,8 +39,10 @@ def audience(service, monkeypatch):
     monkeypatch.setenv("AUDIENCE_RATE_LIMIT_PER_MINUTE", "50")
     settings.get_settings.cache_clear()
     audience._limiter.cache_clear()
+    audience._quotas.cache_clear()
     yield audience
     audience._limiter.cache_clear()
+    audience._quotas.cache_clear()
 
 
 def _totals():

@@ -43,9 +43,10 @@ def scheduler(tmp_path, monkeypatch):
     monkeypatch.setenv("BOOKING_BUSY_ICS_URL", "")
     monkeypatch.setenv("BOOKING_RATE_LIMIT_PER_IP", "1000")
     monkeypatch.setenv("BOOKING_BUDGET_PER_EMAIL", "1000")
-    monkeypatch.setenv("BOOKING_BUDGET_PER_DAY", "1000")
+    monkeypatch.setenv("BOOKING_BUDGET_PER_IP", "1000")
+    monkeypatch.setenv("BOOKING_ALERT_PER_DAY", "1000")
     monkeypatch.delenv("SMTP_HOST", raising=False)
-    caches = (settings.get_settings, db.engine_for, booking._limiter, booking._budgets)
+    caches = (settings.get_settings, db.engine_for, booking._limiter)
     for cached in caches:
         cached.cache_clear()
     booking._busy_feed.clear()
@@ -328,13 +329,19 @@ def test_booking_attempts_are_limited_per_ip(scheduler, monkeypatch):
     assert scheduler.book({**CONTACT, "slot": scheduler.slot_id(third)}, "10.0.0.6").status == "booked"
 
 
-def _budgets(monkeypatch, scheduler, per_email: int, per_day: int) -> None:
+def _budgets(monkeypatch, per_email: int, per_ip: int = 1000, alert: int = 1000) -> None:
     from marketing_site import settings
 
     monkeypatch.setenv("BOOKING_BUDGET_PER_EMAIL", str(per_email))
-    monkeypatch.setenv("BOOKING_BUDGET_PER_DAY", str(per_day))
+    monkeypatch.setenv("BOOKING_BUDGET_PER_IP", str(per_ip))
+    monkeypatch.setenv("BOOKING_ALERT_PER_DAY", str(alert))
     settings.get_settings.cache_clear()
-    scheduler._budgets.cache_clear()
+
+
+def _counted(name: str, **labels: str) -> float:
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value(name, labels) or 0.0
 
 
 def test_an_email_gets_its_budget_of_bookings_whatever_the_address_and_however_it_is_written(scheduler, monkeypatch):
@@ -342,7 +349,7 @@ def test_an_email_gets_its_budget_of_bookings_whatever_the_address_and_however_i
     any address. Now an email has BOOKING_BUDGET_PER_EMAIL bookings a day, from any address
     (each booking here from another /64), in any spelling of the address; the refusal says
     why and what to do, in the visitor's language."""
-    _budgets(monkeypatch, scheduler, per_email=2, per_day=100)
+    _budgets(monkeypatch, per_email=2)
     slots = scheduler.available_slots()
     spellings = ["ada@bücher.example", "ADA@xn--bcher-kva.example", "Ada@BÜCHER.example"]
     results = [
@@ -350,7 +357,8 @@ def test_an_email_gets_its_budget_of_bookings_whatever_the_address_and_however_i
         for n, (email, slot) in enumerate(zip(spellings, slots, strict=False))
     ]
     assert [r.status for r in results] == ["booked", "booked", "rate_limited"]
-    assert results[2].retry_after > 0
+    # The unit comes back when the oldest booking leaves the 24 hours.
+    assert 86_000 < results[2].retry_after <= 86_400
     assert results[2].errors["form"].startswith("Cette adresse e-mail a déjà réservé")
     assert "contact@nereo-wealth.fr" in results[2].errors["form"]
     english = scheduler.book({**CONTACT, "email": spellings[0], "lang": "en", "slot": scheduler.slot_id(slots[3])}, "x")
@@ -366,24 +374,54 @@ def test_an_email_gets_its_budget_of_bookings_whatever_the_address_and_however_i
     assert len(stored_rows(Booking)) == 3
 
 
-def test_the_site_has_a_daily_budget_of_bookings_and_a_lost_slot_costs_nothing(scheduler, monkeypatch):
-    _budgets(monkeypatch, scheduler, per_email=2, per_day=3)
+def test_an_address_spends_its_own_budget_and_the_sites_figure_alerts_without_closing(scheduler, monkeypatch):
+    """Issue 39, finding 2: 24 bookings from 3 addresses closed the scheduler to everyone for a
+    day. Now an address (an IPv6 /64, whatever its emails) has BOOKING_BUDGET_PER_IP bookings a
+    day; past the site's BOOKING_ALERT_PER_DAY a booking is counted for the alert, and made."""
+    _budgets(monkeypatch, per_email=10, per_ip=2, alert=3)
+    slots = iter(scheduler.available_slots())
+    booked = [
+        scheduler.book({**CONTACT, "email": f"{n}@example.com", "slot": scheduler.slot_id(next(slots))}, address)
+        for n, address in enumerate(["2001:db8:1:1::/64", "2001:db8:1:1::/64", "203.0.113.9"])
+    ]
+    assert [result.status for result in booked] == ["booked"] * 3
+    refused = scheduler.book(
+        {**CONTACT, "email": "new@example.com", "slot": scheduler.slot_id(next(slots))}, "2001:db8:1:1::/64"
+    )
+    assert refused.status == "rate_limited" and 86_000 < refused.retry_after <= 86_400
+    assert refused.errors["form"].startswith("La réservation en ligne est momentanément saturée")
+    alerts = _counted("site_bookings_above_daily_figure_total")
+    for n, address in enumerate(("2001:db8:1:2::/64", "198.51.100.7")):  # the /64 next door, another: open
+        slot = scheduler.slot_id(next(slots))
+        assert scheduler.book({**CONTACT, "email": f"late{n}@example.com", "slot": slot}, address).status == "booked"
+    assert _counted("site_bookings_above_daily_figure_total") == alerts + 2
+
+
+def test_a_refused_or_lost_attempt_costs_nothing_and_a_cancellation_gives_its_unit_back(scheduler, monkeypatch):
+    from lead_payloads import stored_rows
+
+    from marketing_site.db.booking import Booking
+
+    _budgets(monkeypatch, per_email=1, per_ip=1)
     slots = scheduler.available_slots()
     first = scheduler.book({**CONTACT, "email": "a@example.com", "slot": scheduler.slot_id(slots[0])}, "10.0.0.1")
     assert first.status == "booked"
-    # Confirmed at the same instant as another visitor's (the slot looked free to both): the
-    # database refuses the second; neither its email's budget nor the site's is spent.
+    # Refused (a bad slot), then confirmed at the same instant as another visitor's (the slot
+    # looked free to both): the database refuses it. Neither spends the second client's budgets.
+    assert scheduler.book({**CONTACT, "email": "b@example.com", "slot": "nope"}, "10.0.0.2").status == "invalid"
     monkeypatch.setattr(scheduler, "refusal", lambda start, now=None: None)
     for _ in range(3):
         lost = scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(slots[0])}, "10.0.0.2")
         assert lost.status == "taken"
-    assert [
-        scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(slot)}, "10.0.0.2").status
-        for slot in slots[1:3]
-    ] == ["booked", "booked"]
-    refused = scheduler.book({**CONTACT, "email": "c@example.com", "slot": scheduler.slot_id(slots[3])}, "10.0.0.3")
-    assert refused.status == "rate_limited"
-    assert refused.errors["form"].startswith("La réservation en ligne est momentanément saturée")
+    second = scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(slots[1])}, "10.0.0.2")
+    assert second.status == "booked"
+    again = scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(slots[2])}, "10.0.0.3")
+    assert again.status == "rate_limited"  # that email's one booking is made
+    # Cancelled from the mail's link: the unit comes back to the email and to the address.
+    booking = next(row for row in stored_rows(Booking) if row.id == second.booking_id)
+    assert scheduler.cancel(scheduler.cancel_token(booking.cancel_key, slots[1])).status == "cancelled"
+    rebooked = scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(slots[2])}, "10.0.0.2")
+    assert rebooked.status == "booked"
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,13 @@
-"""Bookings per client are bounded on the production site (issue 30, finding 7: one IPv6 /64
-booked all 132 slots in seconds, each booking mailing a confirmation to any address).
+"""Bookings per client are bounded on the production site, and no client closes the scheduler to
+the others (issue 30, finding 7: one IPv6 /64 booked all 132 slots in seconds, each booking
+mailing a confirmation to any address; issue 39, finding 2: 24 bookings from 3 addresses closed
+the scheduler to everyone for a day).
 
 A site of its own, behind a trusted proxy (the test names each visitor in X-Forwarded-For), with
 small limits: BOOKING_RATE_LIMIT_PER_IP counts a whole IPv6 /64 as one visitor, an email has
-BOOKING_BUDGET_PER_EMAIL bookings a day and the site BOOKING_BUDGET_PER_DAY, whatever the
-address; the booking widget shows the refusal in the page's language.
+BOOKING_BUDGET_PER_EMAIL bookings a day whatever the address, an address BOOKING_BUDGET_PER_IP
+whatever the emails, and the site's BOOKING_ALERT_PER_DAY refuses nobody; the booking widget
+shows a refusal in the page's language.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from servers import SiteServer, free_port
 pytestmark = pytest.mark.browser
 
 BOOK = "/api/v1/booking"
-PER_IP, PER_EMAIL, PER_DAY = 2, 1, 3
+PER_IP, PER_EMAIL, PER_ADDRESS, ALERT = 4, 1, 2, 3
 SPENT = "spent@example.com"
 
 
@@ -30,7 +33,8 @@ def limited(workdir):
         TRUSTED_PROXIES="127.0.0.1",
         BOOKING_RATE_LIMIT_PER_IP=str(PER_IP),
         BOOKING_BUDGET_PER_EMAIL=str(PER_EMAIL),
-        BOOKING_BUDGET_PER_DAY=str(PER_DAY),
+        BOOKING_BUDGET_PER_IP=str(PER_ADDRESS),
+        BOOKING_ALERT_PER_DAY=str(ALERT),
     )
     server.migrate()
     server.start()
@@ -38,34 +42,51 @@ def limited(workdir):
     server.stop()
 
 
-def _book(site: SiteServer, visitor: str, email: str, slot: str, lang: str = "fr") -> httpx2.Response:
+def _book(site: SiteServer, visitor: str | None, email: str, slot: str, lang: str = "fr") -> httpx2.Response:
     payload = booking_payload(slot, email=email, lang=lang)
-    return httpx2.post(site.url + BOOK, json=payload, headers={"X-Forwarded-For": visitor}, timeout=30)
+    headers = {"X-Forwarded-For": visitor} if visitor else {}
+    return httpx2.post(site.url + BOOK, json=payload, headers=headers, timeout=30)
 
 
-def test_one_ipv6_64_is_one_visitor_and_an_email_and_the_site_have_their_budgets(limited):
-    slots = httpx2.get(limited.url + "/api/v1/booking/slots").json()["slots"]
+def test_one_ipv6_64_is_one_visitor_and_each_client_has_its_budgets_and_no_one_closes_the_site(limited):
+    slots = iter(httpx2.get(limited.url + "/api/v1/booking/slots").json()["slots"])
     # Three addresses of one /64, each written its own way: one visitor, PER_IP attempts.
-    same_64 = ["2001:db8:5:6::1", "2001:DB8:5:6:ffff:0:0:9", "[2001:db8:5:6::abcd]:51000"]
-    statuses = [_book(limited, visitor, "x@example.com", "bad-slot").status_code for visitor in same_64]
-    assert statuses == [422, 422, 429]
+    same_64 = ["2001:db8:5:6::1", "2001:DB8:5:6:ffff:0:0:9", "[2001:db8:5:6::abcd]:51000", "2001:db8:5:6::2"]
+    statuses = [
+        _book(limited, visitor, "x@example.com", "bad-slot").status_code for visitor in [*same_64, "2001:db8:5:6::3"]
+    ]
+    assert statuses == [422, 422, 422, 422, 429]
     assert _book(limited, "2001:db8:5:7::1", "x@example.com", "bad-slot").status_code == 422  # the next /64
 
     # One email, asked for from ever new addresses: its budget, then the reason and what to do.
-    assert _book(limited, "2001:db8:a:1::1", SPENT, slots[0]).status_code == 201
-    refused = _book(limited, "2001:db8:a:2::1", SPENT.upper(), slots[1])
+    assert _book(limited, "2001:db8:a:1::1", SPENT, next(slots)).status_code == 201
+    refused = _book(limited, "2001:db8:a:2::1", SPENT.upper(), next(slots))
     assert refused.status_code == 429 and int(refused.headers["retry-after"]) > 0
     assert refused.json()["errors"]["form"].startswith("Cette adresse e-mail a déjà réservé")
     assert "contact@nereo-wealth.fr" in refused.json()["errors"]["form"]
 
-    # The site's budget: PER_DAY bookings a day, whoever asks.
-    booked = [_book(limited, f"203.0.113.{n}", f"visitor{n}@example.com", slots[n]).status_code for n in (2, 3)]
-    assert booked == [201, 201]
-    over = _book(limited, "203.0.113.9", "late@example.com", slots[4], lang="en")
+    # One address, ever new emails: its budget, then the site's words (closed to it for now).
+    office = "203.0.113.50"
+    assert [_book(limited, office, f"colleague{n}@example.com", next(slots)).status_code for n in range(2)] == [201] * 2
+    over = _book(limited, office, "colleague9@example.com", next(slots), lang="en")
     assert over.status_code == 429
     assert over.json()["errors"]["form"].startswith("Online booking is full for now")
-    assert limited.query("SELECT COUNT(*) FROM booking") == [(PER_DAY,)]
-    assert limited.query("SELECT COUNT(*) FROM outbox_message") == [(2 * PER_DAY,)]
+
+    # Past the site's figure (ALERT), other clients still book: an alert, not a refusal.
+    assert [_book(limited, f"198.51.100.{n}", f"late{n}@example.com", next(slots)).status_code for n in range(3)] == [
+        201
+    ] * 3
+    assert limited.query("SELECT COUNT(*) FROM booking") == [(6,)]
+    assert limited.query("SELECT COUNT(*) FROM outbox_message") == [(12,)]
+
+
+@pytest.fixture(scope="module")
+def widget_address_spent(limited):
+    """The budget of the browser's address (its pages reach the site from 127.0.0.1, without
+    X-Forwarded-For), spent by two bookings from elsewhere in the building."""
+    slots = httpx2.get(limited.url + "/api/v1/booking/slots").json()["slots"]
+    for n, slot in enumerate(slots[-PER_ADDRESS:]):
+        assert _book(limited, None, f"building{n}@example.com", slot).status_code == 201
 
 
 @pytest.mark.parametrize(
@@ -75,8 +96,10 @@ def test_one_ipv6_64_is_one_visitor_and_an_email_and_the_site_have_their_budgets
         ("/en/demo-nereo", "Continue with this slot", "Confirm booking", "Online booking is full for now"),
     ],
 )
-def test_the_widget_says_why_a_booking_is_refused(limited, new_page, page_errors, path, proceed, confirm, reason):
-    """After the test above the site's budget is spent: the visitor reads why, in the page's
+def test_the_widget_says_why_a_booking_is_refused(
+    limited, widget_address_spent, new_page, page_errors, path, proceed, confirm, reason
+):
+    """The browser's own address has spent its budget: the visitor reads why, in the page's
     language, with the address to write to, and nothing is stored."""
     page = new_page()
     page.goto(limited.url + path)

@@ -345,12 +345,12 @@ def test_the_cancel_page_belongs_to_the_site(new_page, site, smtp, page_errors):
     [mail] = _to(smtp, "cancel.frame@example.com", 1)
     link = re.search(r"http://\S+/api/v1/booking/cancel\?\S+", _plain_text(mail)).group(0)
     answer = httpx2.get(link)
-    assert answer.headers["referrer-policy"] == "no-referrer"
+    assert answer.headers["referrer-policy"] == "strict-origin"
     page = new_page(locale="fr-FR")
     page.goto(link)
     assert page.evaluate("document.documentElement.lang") == "en"
     assert page.locator("meta[name=robots]").get_attribute("content").startswith("noindex")
-    assert page.locator("meta[name=referrer]").get_attribute("content") == "no-referrer"
+    assert page.locator("meta[name=referrer]").get_attribute("content") == "strict-origin"
     assert page.locator(".site-header .brand img[src='/logo.svg']").is_visible()
     assert page.locator("link[rel=icon]").get_attribute("href") == "/favicon.svg"
     # The site's stylesheet applies: the brand colour and the site's button.

@@ -54,7 +54,7 @@ def carousel_bundle(production_build, tmp_path_factory) -> str:
     return (folder / "bundle.js").read_text()
 
 
-def _mount(new_page, bundle: str, autoplay_ms: int, **context):
+def _mount(new_page, bundle: str, autoplay_ms: int, remembered_pause: bool | None = None, **context):
     page = new_page(**context)
     page.set_content('<!doctype html><html lang="fr"><body><div id="root"></div></body></html>')
     page.add_script_tag(content=bundle)
@@ -72,7 +72,13 @@ def _mount(new_page, bundle: str, autoplay_ms: int, **context):
         "playLabel": props["play_label"],
         "className": "carousel",
     }
-    page.evaluate(f"window.mountCarousel({json.dumps(camel)})")
+    setter = ""
+    if remembered_pause is not None:
+        # As components/carousel.py passes them with autoplay on: the client variable and its setter.
+        page.evaluate("() => { window.__pausedChanges = []; }")
+        camel["rememberedPause"] = remembered_pause
+        setter = ", onPausedChange: (v) => window.__pausedChanges.push(v)"
+    page.evaluate(f"window.mountCarousel({{...{json.dumps(camel)}{setter}}})")
     carousel = page.locator("[data-moves]")
     carousel.wait_for()
     return page, carousel, props
@@ -129,3 +135,19 @@ def test_autoplay_off_has_no_pause_control(new_page, carousel_bundle):
     assert page.get_by_role("button", name=props["pause_label"]).count() == 0
     page.wait_for_timeout(AUTOPLAY_MS * 2)
     assert carousel.get_attribute("data-moves") == "0"
+
+
+def test_a_pause_remembered_from_an_earlier_visit_holds_and_each_choice_is_told(new_page, carousel_bundle):
+    """The visitor paused before (the client variable PAUSED, components/carousel.py): the
+    carousel starts paused with Play offered; Play and Pause are told to the variable's setter."""
+    page, carousel, props = _mount(new_page, carousel_bundle, AUTOPLAY_MS, remembered_pause=True)
+    page.mouse.move(0, 0)
+    play = page.get_by_role("button", name=props["play_label"])
+    play.wait_for()
+    page.wait_for_timeout(AUTOPLAY_MS * 2)
+    assert carousel.get_attribute("data-autoplay") == "paused" and carousel.get_attribute("data-moves") == "0"
+    play.click()
+    page.mouse.move(0, 0)
+    assert carousel.get_attribute("data-autoplay") == "rotating"
+    page.get_by_role("button", name=props["pause_label"]).click()
+    assert page.evaluate("window.__pausedChanges") == [False, True]

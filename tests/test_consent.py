@@ -451,9 +451,9 @@ def _lifetime_seconds(text: str) -> int | None:
 
 
 def test_privacy_cookie_table_lists_exactly_what_the_site_sets(new_page, site, page_errors):
-    """A visit, a consent choice, a login and a failed login: every cookie and storage key
-    present (or set by a response) is in the privacy policy's table, with the lifetime it
-    really has; every row of the table was really set."""
+    """A visit, a consent choice, a closed announcement, a login and a failed login: every cookie
+    and storage key present (or set by a response) is in the privacy policy's table, with the
+    lifetime it really has; every row of the table was really set."""
     from browser_checks import provider_login
     from conftest import TRIAL_USER
 
@@ -492,6 +492,15 @@ def test_privacy_cookie_table_lists_exactly_what_the_site_sets(new_page, site, p
     page.get_by_test_id("audience-opt-out").get_by_role("button").click()
     page.wait_for_function("() => document.querySelector('.audience-opt-out').dataset.state === 'opt-out'")
     snapshot()
+    # A closed announcement is remembered (the client variables' key: reflex_internals/client_state.py).
+    from browser_checks import shipped_announcement
+
+    item, announced_path = shipped_announcement()
+    visit.goto(announced_path)
+    page.locator(f'[data-announcement="{item.key}"] button').click()
+    page.wait_for_function("() => window.localStorage.getItem('nereo_client') !== null")
+    snapshot()
+    visit.goto(routes.PRIVACY.fr)
     page.get_by_test_id("nav-login").click()
     provider_login(page, TRIAL_USER)
     page.wait_for_url(site + quote(routes.PRIVACY.fr, safe="/"))

@@ -58,7 +58,8 @@ def test_make_dev_stays_idle_shows_a_saved_word_and_survives_a_broken_file(loop,
     assert not activity, activity
     assert not _web_files_written_since(repo / ".web-dev", since)
 
-    # A word saved in YAML reaches the open tab, which does not reload.
+    # A word saved in YAML reaches the open tab, which does not reload: the page's own words,
+    # and words every page shows in a part hydration keeps as it was prerendered (the footer).
     words = repo / "marketing_site/content/fr/about.yaml"
     good = words.read_text(encoding="utf-8")
     drive.mark_loaded(page)
@@ -66,6 +67,12 @@ def test_make_dev_stays_idle_shows_a_saved_word_and_survives_a_broken_file(loop,
         page,
         lambda: drive.edit(words, "Qui sommes-nous ?", "Qui sommes-nous vraiment ?"),
         drive.shows("Qui sommes-nous vraiment"),
+    )
+    layout = repo / "marketing_site/content/fr/layout.yaml"
+    drive.time_until(
+        page,
+        lambda: drive.edit(layout, "des professionnels du patrimoine.", "des gérants de fortune."),
+        drive.shows("des gérants de fortune."),
     )
     assert not drive.reloaded(page)
 

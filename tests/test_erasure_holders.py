@@ -100,7 +100,7 @@ def people(store):
                 )
             )
     yield
-    for cached in (booking._limiter, booking._budgets):
+    for cached in (booking._limiter,):
         cached.cache_clear()
     booking._busy_feed.clear()
 

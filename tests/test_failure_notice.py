@@ -124,7 +124,7 @@ def test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference(
     assert "use_alternate_prices" in log.split(f"ref={reference}", 1)[1][:4000]
     # Reflex's toast (blocked by the CSP) is not what told the visitor.
     assert not [e for e in page_errors if "EvalError" in e or "unsafe-eval" in e], page_errors
-    page.get_by_role("button", name="Fermer" if lang == "fr" else "Close").click()
+    page.get_by_test_id("site-notice").get_by_role("button", name="Fermer" if lang == "fr" else "Close").click()
     assert page.locator(NOTICE).count() == 0
 
 

@@ -177,7 +177,12 @@ def test_the_scrape_sums_every_worker_of_the_group_through_a_respawn(tmp_path, m
     """Three real processes write to the group's folder; the scrape (here, from this process: any
     process of the group) sees the sums. A worker that dies keeps its counts in the totals; its live
     gauges go when it is marked gone, as Granian's respawn does (exact_paths.respawn_failed_workers)."""
-    env = {**os.environ, "METRICS_TOKEN": "t", "ENV_FILE": "", metrics_storage.ENVIRONMENT_VARIABLE: str(tmp_path)}
+    env = {
+        **os.environ,
+        "METRICS_TOKEN": "test-metrics-token-4c7b",
+        "ENV_FILE": "",
+        metrics_storage.ENVIRONMENT_VARIABLE: str(tmp_path),
+    }
     first, second = _worker(env, 30), _worker(env, 10)
     monkeypatch.setenv(metrics_storage.ENVIRONMENT_VARIABLE, str(tmp_path))
     try:
@@ -212,7 +217,7 @@ def test_each_process_group_gets_its_own_empty_folder_and_the_gone_ones_are_remo
     try:
         assert metrics_storage.prepare_process_group() is None  # metrics off: no files
         assert list(tmp_path.iterdir()) == []
-        monkeypatch.setenv("METRICS_TOKEN", "t")
+        monkeypatch.setenv("METRICS_TOKEN", "test-metrics-token-4c7b")
         get_settings.cache_clear()
         dead = subprocess.Popen(["true"])
         dead.wait()

@@ -202,7 +202,7 @@ def test_security_and_cache_headers_are_the_apps(proxied):
     assert direct.headers["strict-transport-security"].startswith("max-age=")
     # The cancel link's page keeps its own policy through the proxy: its token goes in no Referer.
     cancel, _ = _both(proxied, "/api/v1/booking/cancel?token=1.2.x&lang=en")
-    assert cancel.headers.get_list("referrer-policy") == ["no-referrer"]
+    assert cancel.headers.get_list("referrer-policy") == ["strict-origin"]
     # Each page allows exactly its own inline scripts: the policies differ from page to page.
     policies = {_both(proxied, p)[0].headers["content-security-policy"] for p in ("/", routes.PRICING.en)}
     assert len(policies) == 2
@@ -303,18 +303,21 @@ def test_forged_forwarded_for_sent_straight_to_the_app_gains_nothing(proxied):
 
 
 @pytest.mark.parametrize(
-    "path",
+    ("path", "policy"),
     [
-        "/auth/callback",  # no query: the error page, an HTML refresh (the code and state stay out of Referer)
-        "/auth/callback?state=unknown&code=x",
-        "/api/v1/booking/cancel?token=1.2.x",  # the mail's link: a token in the URL
+        # No query: the error page, an HTML refresh (the code and state stay out of Referer).
+        ("/auth/callback", "no-referrer"),
+        ("/auth/callback?state=unknown&code=x", "no-referrer"),
+        # The mail's link, a token in the URL: a Referer is the origin alone (and the form's POST
+        # carries the true Origin, which browsers without Sec-Fetch-Site are judged by).
+        ("/api/v1/booking/cancel?token=1.2.x", "strict-origin"),
     ],
 )
-def test_pages_whose_url_carries_a_secret_keep_no_referrer_through_the_proxy(proxied, path):
+def test_pages_whose_url_carries_a_secret_keep_it_out_of_referer_through_the_proxy(proxied, path, policy):
     through, direct = _both(proxied, path)
     assert through.status_code == direct.status_code
-    assert direct.headers.get_list("referrer-policy") == ["no-referrer"]
-    assert through.headers.get_list("referrer-policy") == ["no-referrer"], path
+    assert direct.headers.get_list("referrer-policy") == [policy]
+    assert through.headers.get_list("referrer-policy") == [policy], path
     # Everything else keeps the site-wide policy, through the proxy as from the app.
     for other in ("/", "/api/v1/health", "/nope"):
         assert _both(proxied, other)[0].headers.get_list("referrer-policy") == ["strict-origin-when-cross-origin"]
@@ -364,3 +367,71 @@ def test_metrics_pass_only_from_the_named_scraper_and_with_the_token(proxied):
         scraped = client.get(proxied.origin + "/metrics", headers=token)
     assert scraped.status_code == 200
     assert "site_http_requests_total" in scraped.text
+
+
+class _Machine:
+    """A machine behind the proxy whose database is down: readiness 503 `down`, and a lead POST
+    still answered (as the app answers what needs no database). Counts what reaches it."""
+
+    def __init__(self):
+        import http.server
+        import json
+        import threading
+        from collections import Counter
+
+        self.hits: Counter[str] = Counter()
+        machine = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _answer(self, status: int, body: dict) -> None:
+                machine.hits[self.path] += 1
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):
+                self._answer(503, {"status": "down"})
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                self._answer(200, {"status": "accepted"})
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.address = f"127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_readiness_polled_through_the_proxy_never_takes_a_machine_out(workdir, proxy_build):
+    """Issue 39, finding 9: during a database outage an uptime poller's 503s from /api/v1/health
+    counted as upstream failures (passed to the next machine, each counted against one): both
+    machines were taken out and 576 lead POSTs got 502 "no live upstreams" for 11 s. Readiness
+    has a location of its own (`proxy_next_upstream off`): each poll asks one machine and gets its
+    answer, and the machines stay in for everything else."""
+    ensure_nginx()
+    machines = [_Machine(), _Machine()]
+    proxy = NginxProxy(workdir, proxy_build.build, proxy_build.maps, [m.address for m in machines])
+    proxy.write_config()
+    proxy.start()
+    try:
+        with _client() as client:
+            for _ in range(12):  # four times the shipped max_fails of each machine
+                polled = client.get(proxy.origin + "/api/v1/health")
+                assert (polled.status_code, polled.json()) == (503, {"status": "down"})
+            assert sum(machine.hits["/api/v1/health"] for machine in machines) == 12  # one machine a poll
+            posted = [client.post(proxy.origin + API, json=lead_payload()).status_code for _ in range(6)]
+        assert posted == [200] * 6
+        assert all(machine.hits[API] for machine in machines)  # both machines still take requests
+    finally:
+        proxy.stop()
+        for machine in machines:
+            machine.stop()

@@ -7,39 +7,25 @@ writing hits at chosen moments of the server's own clock into the limiter's sort
 
 What each test stands for: the window slides from the oldest hit it holds (counted from the newest,
 a busy office would never get its next hit in), exactly `limit` hits are let in, a refused hit is
-told when the oldest leaves, an IPv6 /64 is one visitor, and every per-email key (leads, booking
-budgets, password resets) counts an address whatever its letter case.
+told when the oldest leaves, an IPv6 /64 is one visitor, and every per-email key (leads, password
+resets) counts an address whatever its letter case (booking budgets: tests/test_booking.py).
 """
 
 from __future__ import annotations
 
 import ipaddress
-import os
 import uuid
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lead_payloads import lead_payload
-from servers import PrivateRedis, free_port
+from servers import free_port
 
 from marketing_site.api.mail import visitor_address
 from marketing_site.services.client_address import parse_address
 from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, address_key
 from marketing_site.settings import get_settings
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    if os.environ.get("TEST_REDIS_URL"):
-        yield os.environ["TEST_REDIS_URL"]
-        return
-    server = PrivateRedis().start()
-    try:
-        yield server.url
-    finally:
-        server.kill()
 
 
 def _redis_limiter(url: str, limit: int, window: float) -> RedisRateLimiter:
@@ -193,27 +179,6 @@ def test_the_lead_email_limit_counts_an_address_whatever_its_case(engine, servic
     assert refused.status == "rate_limited", engine
 
 
-def test_the_booking_budget_counts_an_address_whatever_its_case(engine, service, monkeypatch):
-    from marketing_site import settings as site_settings
-    from marketing_site.services import booking
-
-    monkeypatch.setenv("BOOKING_BUDGET_PER_EMAIL", "3")
-    monkeypatch.setenv("BOOKING_BUDGET_PER_DAY", "100")
-    site_settings.get_settings.cache_clear()
-    booking._budgets.cache_clear()
-    messages = {"budget_email": "email {contact}", "budget_site": "site {contact}"}
-    try:
-        for number, email in enumerate(SPELLINGS):
-            refusal, _spent = booking._spend_budgets(email, f"key-{number}", messages)
-            assert refusal is None, (engine, email)
-        refusal, _spent = booking._spend_budgets("jeanne.martin@EXAMPLE.com", "key-9", messages)
-        assert refusal is not None and refusal.status == "rate_limited", engine
-        # Another address still has its budget.
-        assert booking._spend_budgets("paul@example.com", "key-10", messages)[0] is None
-    finally:
-        booking._budgets.cache_clear()
-
-
 def test_the_password_reset_limit_counts_an_address_whatever_its_case(engine, service, monkeypatch):
     from marketing_site import settings as site_settings
     from marketing_site.services import password_reset
@@ -232,30 +197,30 @@ def test_the_password_reset_limit_counts_an_address_whatever_its_case(engine, se
 
 
 def test_no_redis_key_names_an_address(redis_url, service, monkeypatch):
-    """The per-email keys of leads, booking budgets and password resets hold a hash of the
-    address: Redis keeps no address (a data-subject erasure does not reach Redis)."""
+    """The per-email keys of leads and password resets hold a hash of the address: Redis keeps no
+    address (a data-subject erasure does not reach Redis). Booking budgets are counted in the
+    database, on the bookings themselves (tests/test_booking.py)."""
     import redis
 
     from marketing_site import settings as site_settings
-    from marketing_site.services import booking, password_reset
+    from marketing_site.services import password_reset
 
     prefix = f"mstest:{uuid.uuid4().hex}:"
     monkeypatch.setenv("REFLEX_REDIS_URL", redis_url)
     monkeypatch.setenv("REDIS_KEY_PREFIX", prefix)
     site_settings.get_settings.cache_clear()
-    for cached in (service._limiters, booking._budgets, password_reset._limiters):
+    for cached in (service._limiters, password_reset._limiters):
         cached.cache_clear()
     try:
         address = "Jeanne.Martin@Example.com"
         assert service.submit_lead(lead_payload(email=address), "10.0.6.1").status == "accepted"
-        assert booking._spend_budgets(address, "key-1", {})[0] is None
         assert password_reset._allowed(address, "10.0.6.1") is None
         keys = [key.decode() for key in redis.Redis.from_url(redis_url).keys(f"{prefix}*")]
         families = {key.removeprefix(prefix).split(":", 2)[-1].split(":", 1)[0] for key in keys}
-        assert {"email", "booking-email", "reset-email"} <= families, keys
+        assert {"email", "reset-email"} <= families, keys
         assert not [key for key in keys if "@" in key or "jeanne" in key.lower()], keys
     finally:
-        for cached in (service._limiters, booking._budgets, password_reset._limiters):
+        for cached in (service._limiters, password_reset._limiters):
             cached.cache_clear()
 
 

@@ -147,9 +147,10 @@ def test_recipe_a_new_feature_page_in_both_languages(repo):
     )
     edit(
         repo,
-        "marketing_site/routes.py",
-        "    FEATURE_COMPLIANCE,\n)",
-        "    FEATURE_COMPLIANCE,\n    FEATURE_REPORTING,\n)",
+        "marketing_site/content/navigation.py",
+        '            Link("feature_compliance", page=routes.FEATURE_COMPLIANCE),\n',
+        '            Link("feature_compliance", page=routes.FEATURE_COMPLIANCE),\n'
+        '            Link("feature_reporting", page=routes.FEATURE_REPORTING),\n',
     )
     write(
         repo,
@@ -176,7 +177,7 @@ def test_recipe_a_new_feature_page_in_both_languages(repo):
         (repo / f"marketing_site/content/{lang}/feature_reporting.yaml").write_text(
             yaml.safe_dump(words, allow_unicode=True, sort_keys=False), encoding="utf-8"
         )
-        add_yaml(repo, f"marketing_site/content/{lang}/layout.yaml", ["solutions_items", "feature_reporting"], label)
+        add_yaml(repo, f"marketing_site/content/{lang}/navigation.yaml", ["links", "feature_reporting"], label)
         add_yaml(
             repo,
             f"marketing_site/content/{lang}/meta.yaml",
@@ -538,6 +539,126 @@ def test_recipe_e_a_new_consent_purpose(repo):
     assert after["scripts"][-1] == "https://chat.example/widget.js" and after["has"]["chat"] is True
 
 
+# ---------------------------------------------------------------- (f) a dated announcement
+
+# The gate of the page's head (reflex_internals/client_state.py), run in Node with a visitor's
+# clock and storage: what <html> says of each variable before the first paint.
+GATE_IN_NODE = """
+const [script, clock, stored] = [process.argv[1], Number(process.argv[2]), process.argv[3]];
+const attributes = {};
+globalThis.document = { documentElement: { setAttribute: (n, v) => { attributes[n] = v; }, getAttribute: (n) => attributes[n] ?? null } };
+globalThis.window = { localStorage: { getItem: () => stored || null }, sessionStorage: { getItem: () => null } };
+globalThis.Date = { now: () => clock };
+(0, eval)(script);
+process.stdout.write(JSON.stringify(attributes));
+"""
+
+
+def run_gate(script: str, clock_ms: int, stored: str = "") -> dict[str, str]:
+    done = subprocess.run(
+        ["node", "-e", GATE_IN_NODE, script, str(clock_ms), stored],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,  # its error output is the failure's message
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_recipe_f_a_dated_announcement(repo):
+    # Around the day the test runs, so that a page built now carries it (the recipe's example
+    # in docs/recipes.md has the dates of the fair).
+    from datetime import UTC, datetime, time, timedelta
+    from zoneinfo import ZoneInfo
+
+    today = datetime.now(UTC).date()
+    starts, ends = today - timedelta(days=2), today + timedelta(days=20)
+    edit(
+        repo,
+        "marketing_site/content/announcements.py",
+        "ANNOUNCEMENTS: tuple[Announcement, ...] = (\n",
+        "ANNOUNCEMENTS: tuple[Announcement, ...] = (\n"
+        f'    Announcement("patrimonia", starts=date({starts.year}, {starts.month}, {starts.day}), '
+        f'ends=date({ends.year}, {ends.month}, {ends.day}), link="page:demo", pages=("home", "demo")),\n',
+    )
+    texts = {
+        "fr": ("Nous serons au salon Patrimonia les 24–25 septembre.", "Prendre rendez-vous sur le salon"),
+        "en": ("Meet us at the Patrimonia fair on 24–25 September.", "Book a meeting at the fair"),
+    }
+    for lang, (text, label) in texts.items():
+        add_yaml(
+            repo,
+            f"marketing_site/content/{lang}/announcements.yaml",
+            ["items", "patrimonia"],
+            {"text": text, "link": label},
+        )
+    found = run_in(
+        repo,
+        RENDER
+        + """
+    from datetime import timedelta
+    from marketing_site.marketing_site import app
+    from marketing_site.content.announcements import ANNOUNCEMENTS, carried
+    from marketing_site.reflex_internals import client_state
+    item = next(a for a in ANNOUNCEMENTS if a.key == "patrimonia")
+    cut = item.ends_at
+    print(json.dumps({
+        "pages": {f"{page.key}-{lang}": render(page, lang) for page in (routes.HOME, routes.DEMO, routes.PRICING) for lang in routes.LANGS},
+        "head": [str(part) for part in app.head_components],
+        "gate": client_state.gate_script(list(client_state.REGISTRY.values())),
+        "stylesheet": client_state.stylesheet(list(client_state.REGISTRY.values())),
+        "starts_ms": round(item.starts_at.timestamp() * 1000),
+        "ends_ms": round(cut.timestamp() * 1000),
+        "ends_iso": cut.isoformat(),
+        "on": {"before": item.is_on(cut - timedelta(milliseconds=1)), "at": item.is_on(cut)},
+        "built_after": [a.key for a in carried("home", cut)],
+        "built_before": [a.key for a in carried("home", item.starts_at - timedelta(days=30))],
+    }, ensure_ascii=False))
+    """,
+    )
+    for lang, (text, label) in texts.items():
+        for page in ("home", "demo"):
+            rendered = found["pages"][f"{page}-{lang}"]
+            assert js(text) in rendered and js(label) in rendered
+            assert '"data-announcement":"patrimonia"' in rendered
+            # A named region, its close button named, hidden while off its dates or closed.
+            assert f'"aria-label":{json.dumps(words_of(repo, lang)["label"])}' in rendered
+            assert f'"aria-label":{json.dumps(words_of(repo, lang)["close"])}' in rendered
+            assert (
+                '"data-client-hide":"announcement_patrimonia_on=false announcement_patrimonia_closed=true"' in rendered
+            )
+        assert "patrimonia" not in found["pages"][f"pricing-{lang}"]
+    # The cut-off is the end of the last day in Paris, one instant for the server and the visitor.
+    paris_midnight = datetime.combine(ends + timedelta(days=1), time(0), ZoneInfo("Europe/Paris"))
+    assert found["ends_iso"] == paris_midnight.astimezone(UTC).isoformat()
+    assert found["on"] == {"before": True, "at": False}
+    assert found["built_after"] == [] and found["built_before"] == ["patrimonia"]
+    gate = found["gate"]
+    assert any(json.dumps(gate) in part for part in found["head"])  # the app's head runs it
+    before = run_gate(gate, found["ends_ms"] - 1)
+    after = run_gate(gate, found["ends_ms"])
+    early = run_gate(gate, found["starts_ms"] - 1)
+    assert before["data-client-announcement-patrimonia-on"] == "true"
+    assert after["data-client-announcement-patrimonia-on"] == "false"
+    assert early["data-client-announcement-patrimonia-on"] == "false"
+    # Closed once, on this browser: remembered under its key, hidden from the first paint.
+    closed = run_gate(gate, found["ends_ms"] - 1, json.dumps({"announcement_patrimonia_closed": True}))
+    assert closed["data-client-announcement-patrimonia-closed"] == "true"
+    assert before["data-client-announcement-patrimonia-closed"] == "false"
+    assert (
+        'html[data-client-announcement-patrimonia-closed="true"] '
+        '[data-client-hide~="announcement_patrimonia_closed=true"]'
+    ) in found["stylesheet"]
+    assert (
+        'html[data-client-announcement-patrimonia-on="false"] [data-client-hide~="announcement_patrimonia_on=false"]'
+    ) in found["stylesheet"]
+
+
+def words_of(repo: Path, lang: str) -> dict:
+    return yaml.safe_load((repo / f"marketing_site/content/{lang}/announcements.yaml").read_text(encoding="utf-8"))
+
+
 # ---------------------------------------------------------------- (g) a required field for one form
 
 ASSETS_FIELD = """    assets: Annotated[
@@ -867,3 +988,120 @@ def test_recipe_i_45_minute_meetings(repo):
     assert found["events"]["anne.en@example.com"] == ["Nereo demo (45 min)", 45]
     assert "Votre démonstration Nereo de 45 minutes avec" in found["bodies"]["anne.fr@example.com"]
     assert "Your 45-minute Nereo demo with" in found["bodies"]["anne.en@example.com"]
+
+
+# ---------------------------------------------------------------- (j) a partners page
+
+PARTNERS_CONTENT = '''
+"""Our partners, as the partners page shows them (words in content/<lang>/partners.yaml)."""
+
+from marketing_site.content.logos import Logo
+
+PARTNERS = (
+    Logo("Corvelle Gestion", "/illustrations/home/logo-corvelle.svg", "https://corvelle.example"),
+    Logo("Aubert Patrimoine", "/illustrations/home/logo-corvelle.svg"),
+)
+'''
+
+PARTNERS_PAGE = '''
+"""Partners page: who we work with, as a row of logos."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from marketing_site.components.logo_row import logo_row
+from marketing_site.components.sections import hero, section
+from marketing_site.content.partners import PARTNERS
+from marketing_site.content.words import words
+
+
+def page(lang: str) -> rx.Component:
+    text = words(lang, "partners")
+    return rx.fragment(
+        hero(text["title"], text["lead"]),
+        section(text["row_title"], logo_row(PARTNERS, text["row_label"])),
+    )
+'''
+
+
+def test_recipe_j_a_partners_page_with_a_logo_row_and_a_footer_link(repo):
+    edit(
+        repo,
+        "marketing_site/routes.py",
+        "REGISTRATION = Page(",
+        'PARTNERS = Page("partners", fr="/partenaires", en="/en/partners")\nREGISTRATION = Page(',
+    )
+    edit(
+        repo,
+        "marketing_site/routes.py",
+        "    FEATURE_COMPLIANCE,\n    REGISTRATION,",
+        "    FEATURE_COMPLIANCE,\n    PARTNERS,\n    REGISTRATION,",
+    )
+    write(repo, "marketing_site/content/partners.py", PARTNERS_CONTENT)
+    write(repo, "marketing_site/pages/partners/__init__.py", PARTNERS_PAGE)
+    edit(
+        repo,
+        "marketing_site/content/navigation.py",
+        '    Menu("resources", (Link("webinars", page=routes.WEBINARS), Link("blog", url_setting="blog_url"))),\n',
+        "    Menu(\n"
+        '        "resources",\n'
+        '        (Link("webinars", page=routes.WEBINARS), Link("blog", url_setting="blog_url"), '
+        'Link("partners", page=routes.PARTNERS)),\n'
+        "    ),\n",
+    )
+    words = {
+        "fr": ("Nos partenaires", "Ils nous accompagnent", "Logos de nos partenaires"),
+        "en": ("Our partners", "They work with us", "Our partners' logos"),
+    }
+    for lang, (title, row_title, row_label) in words.items():
+        write(
+            repo,
+            f"marketing_site/content/{lang}/partners.yaml",
+            yaml.safe_dump(
+                {"title": title, "lead": f"{title}.", "row_title": row_title, "row_label": row_label},
+                allow_unicode=True,
+                sort_keys=False,
+            ),
+        )
+        add_yaml(repo, f"marketing_site/content/{lang}/navigation.yaml", ["links", "partners"], title)
+        add_yaml(
+            repo,
+            f"marketing_site/content/{lang}/meta.yaml",
+            ["partners"],
+            {"title": f"{title} | {{{{brand}}}}", "description": f"{title}: {row_title}."},
+        )
+    found = run_in(
+        repo,
+        RENDER
+        + """
+    from marketing_site import seo
+    from marketing_site.components.footer import footer
+    from marketing_site.marketing_site import app
+    page = routes.PARTNERS
+    print(json.dumps({
+        "paths": dict(page.paths()),
+        "routed": [path for _, path in page.paths() if path.strip("/") in {r.strip("/") for r in app._unevaluated_pages}],
+        "page": {lang: render(page, lang) for lang in routes.LANGS},
+        "footer": {lang: str(footer(lang)) for lang in routes.LANGS},
+        "home": {lang: render(routes.HOME, lang) for lang in routes.LANGS},
+        "sitemap": seo.sitemap_xml(),
+    }, ensure_ascii=False))
+    """,
+    )
+    paths = found["paths"]
+    assert paths == {"fr": "/partenaires", "en": "/en/partners"}
+    assert found["routed"] == list(paths.values())
+    for lang, (title, row_title, row_label) in words.items():
+        rendered = found["page"][lang]
+        assert js(title) in rendered and js(row_title) in rendered
+        # The generic row, with its own classes: the names are the logos' text alternatives, the
+        # linked one opens the partner's site.
+        assert f'"aria-label":{json.dumps(row_label)},className:"logo-row"' in rendered
+        assert 'alt:"Corvelle Gestion"' in rendered and 'alt:"Aubert Patrimoine"' in rendered
+        assert 'rel:"noopener",to:"https://corvelle.example"' in rendered
+        assert "home-trust" not in rendered
+        # The footer of every page links it, in the page's language.
+        link = f"to:{json.dumps(paths[lang])}}},{json.dumps(title)}"
+        assert link in found["footer"][lang] and link in found["home"][lang]
+        assert f"{paths[lang]}</loc>" in found["sitemap"]

@@ -101,6 +101,8 @@ def test_every_bad_variable_is_reported_at_once_by_name(environment):
         "PRICING_PRICE_SET": "cheap",
         "RATE_LIMIT_IPV6_PREFIX": "129",
         "BOOKING_BUDGET_PER_EMAIL": "0",
+        # One character short of the shortest token accepted (METRICS_TOKEN_MIN_LENGTH is 16).
+        "METRICS_TOKEN": "fifteen-chars-x",
     }
     for name, value in bad.items():
         environment.setenv(name, value)
@@ -131,7 +133,8 @@ def test_every_bad_variable_is_reported_at_once_by_name(environment):
         ("RATE_LIMIT_IPV6_PREFIX", "56", "rate_limit_ipv6_prefix", 56),
         ("AUDIENCE_SOURCES_PER_DAY", "", "audience_sources_per_day", 200),
         ("BOOKING_BUDGET_PER_EMAIL", "", "booking_budget_per_email", 2),
-        ("BOOKING_BUDGET_PER_DAY", "40", "booking_budget_per_day", 40),
+        ("BOOKING_BUDGET_PER_IP", "", "booking_budget_per_ip", 4),
+        ("BOOKING_ALERT_PER_DAY", "40", "booking_alert_per_day", 40),
     ],
 )
 def test_values_are_read_as_documented(environment, name, value, attribute, expected):
@@ -223,3 +226,18 @@ def test_the_site_refuses_to_start_several_workers_without_redis(tmp_path):
         ),
     ]
     assert not (tmp_path / "never.db").exists()
+
+
+def test_a_metrics_token_shorter_than_sixteen_characters_is_refused_at_start(environment):
+    """Anyone may try tokens against /metrics: a one-character token falls in one try. Sixteen
+    characters are accepted, fifteen refused by name, without echoing the value; empty means no
+    metrics."""
+    environment.setenv("METRICS_TOKEN", "k" * 16)
+    assert load_settings().metrics_token.get_secret_value() == "k" * 16
+    environment.setenv("METRICS_TOKEN", "")
+    assert load_settings().metrics_token.get_secret_value() == ""
+    for short in ("k" * 15, "t"):
+        environment.setenv("METRICS_TOKEN", short)
+        with pytest.raises(SettingsError, match="METRICS_TOKEN: must be at least 16 characters") as refused:
+            load_settings()
+        assert "k" * 15 not in str(refused.value)

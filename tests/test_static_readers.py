@@ -21,6 +21,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+import reflex as rx
 from browser_checks import provider_login
 from conftest import CONSOLE_ADMIN_USER, TRIAL_USER
 from http_checks import StateSocket
@@ -48,12 +49,20 @@ process.stdout.write(transformState(plugin, code, JSON.parse(process.argv[2])));
 """
 
 
+INTERNALS = ROOT / "marketing_site" / "reflex_internals"
+
+
 def test_what_the_site_notice_reads_of_reflex_client_is_still_there():
-    """assets/site_notice.jsx (frontend_build.py, point 4): `refs` from utils/state.js, the
-    EventLoopContext of the context module, and connectErrors as the second item of its value."""
+    """reflex_internals/site_notice.jsx (frontend_build.py, point 4): `refs` from utils/state.js,
+    the EventLoopContext of the context module, and connectErrors as the second item of its
+    value; the ref it registers is the one `rx.set_value` on the site's ref looks up."""
     from reflex_base.compiler import templates
 
-    notice = (ROOT / "assets" / "site_notice.jsx").read_text()
+    from marketing_site import failures
+    from marketing_site.components.site_notice import site_notice
+    from marketing_site.reflex_internals.site_notice import reflex_ref_name
+
+    notice = (INTERNALS / "site_notice.jsx").read_text()
     assert 'import { EventLoopContext } from "$/utils/context"' in notice
     assert 'import { refs } from "$/utils/state"' in notice
     assert "loop[1]" in notice
@@ -64,6 +73,64 @@ def test_what_the_site_notice_reads_of_reflex_client_is_still_there():
         r"EventLoopContext\.Provider,\s*\{\{ value: \[addEventsLocal, connectErrors\] \}\}", context_module
     )
     assert re.search(r"return \[addEvents, connectErrors\];", STATE_JS.read_text())
+    assert "refs[refName] = {" in notice
+    event = rx.set_value(failures.NOTICE_REF, "A1B2C3D4")
+    assert str(event.args[0][1]) == json.dumps(reflex_ref_name(failures.NOTICE_REF))
+    assert f"refName:{json.dumps(reflex_ref_name(failures.NOTICE_REF))}" in str(site_notice("fr"))
+
+
+# What reads Reflex's client (its module paths, its registries and contexts, the names of the
+# slots its client state keeps in `refs`), in JavaScript or in JavaScript that Python writes.
+CLIENT_INTERNALS = re.compile(
+    r"\$/utils/|\$/env\.json|\brefs\s*\[|\{\s*refs\s*\}|\bEventLoopContext\b|\bStateContexts\b|"
+    r"\bconnectErrors\b|_client_state_|\bapplyEventActions\b|\bReflexEvent\b"
+)
+SOURCE_SUFFIXES = {".js", ".jsx", ".mjs", ".ts", ".tsx", ".py"}
+
+
+def client_internals_read(path: Path, root: Path = ROOT) -> list[str]:
+    return [
+        f"{path.relative_to(root)}:{number}: {line.strip()}"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if CLIENT_INTERNALS.search(line)
+    ]
+
+
+def test_no_file_outside_the_internals_package_reads_reflex_client():
+    """Reflex's client (`$/utils/state`, `$/utils/context`, its `refs`, the event loop's context,
+    the slots of its client state) is read from marketing_site/reflex_internals/ only: the site's
+    JavaScript (assets/, the package) and the Python that writes JavaScript. A Reflex upgrade
+    then has one folder to look at (docs/reflex-upgrade.md)."""
+    sources = [
+        path
+        for folder in (ROOT / "assets", ROOT / "marketing_site")
+        for path in folder.rglob("*")
+        if path.suffix in SOURCE_SUFFIXES and path.is_file() and "external" not in path.relative_to(ROOT).parts
+    ]
+    outside = [path for path in sources if INTERNALS not in path.parents]
+    assert len(outside) > 100 and any(path.suffix == ".jsx" for path in outside)
+    assert [found for path in outside for found in client_internals_read(path)] == []
+    # The scan sees the reads where they are.
+    assert client_internals_read(INTERNALS / "site_notice.jsx")
+    assert client_internals_read(INTERNALS / "client_state.py")
+
+
+def test_the_scan_for_reads_of_reflex_client_finds_each_form(tmp_path):
+    forms = [
+        'import { refs } from "$/utils/state";',
+        'import { EventLoopContext } from "$/utils/context";',
+        "const loop = useContext(EventLoopContext);",
+        "refs['ref_site_error'] = {};",
+        "rx.Var(\"refs['_client_state_setX'](true)\")",
+        "window.location.href + connectErrors.length",
+    ]
+    for n, line in enumerate(forms):
+        path = tmp_path / f"scan_{n}.jsx"
+        path.write_text(line + "\n")
+        assert client_internals_read(path, tmp_path), line
+    harmless = tmp_path / "scan_ok.jsx"
+    harmless.write_text('const preferences = { refsCount: 1 };\nimport { useState } from "react";\n')
+    assert client_internals_read(harmless, tmp_path) == []
 
 
 def _transform(state_js: str, tmp_path: Path) -> subprocess.CompletedProcess:

@@ -1,8 +1,8 @@
 """POST /api/v1/audience: the page-view beacon (services.audience), a plain HTTP route.
 
 The browser sends it with `navigator.sendBeacon` (no websocket, no cookie needed: the route
-reads none). 204 counted or ignored (robot, unknown page: the browser does nothing with the
-answer either way) · 413 body too large · 415 not a text or JSON body · 429 too many beacons
+reads none). 204 counted or ignored (robot, unknown page, a string that is no text: the
+browser does nothing with the answer either way) · 413 body too large · 415 not a text or JSON body · 429 too many beacons
 from this address. The body is a small JSON object; sendBeacon sends strings as text/plain,
 which needs no CORS preflight.
 """
@@ -18,6 +18,7 @@ from starlette.routing import Route
 
 from marketing_site.api.mail import client_ip
 from marketing_site.services import audience
+from marketing_site.services.contact_patterns import first_non_text
 
 PATH = "/api/v1/audience"
 MAX_BODY_BYTES = 2048
@@ -42,6 +43,8 @@ async def beacon(request: Request) -> Response:
     try:
         payload = json.loads(body)
     except (ValueError, UnicodeDecodeError, RecursionError):  # `[` x 2000 fits in the limit
+        payload = None
+    if first_non_text(payload) is not None:  # "\ud800": valid JSON, no text; ignored like the rest
         payload = None
     user_agent = request.headers.get("user-agent")
     address = client_ip(request)

@@ -276,7 +276,10 @@ async def callback(request: Request) -> Response:
         metrics.OIDC_LOGINS.labels(outcome="invalid_state").inc()
         return _error(_login_page(), INVALID_STATE_ERROR)
     failed_target = transaction.return_to if transaction.silent else _login_page(transaction.return_to)
-    mixed_up = await party.response_issuer_problem(query.get("iss"), error_response="error" in query)
+    # A repeated `iss` is no issuer (Starlette's get() would take the last one, whatever the first said).
+    repeated = len(query.getlist("iss")) > 1
+    mixed_up = "the response names its issuer (iss) more than once" if repeated else None
+    mixed_up = mixed_up or await party.response_issuer_problem(query.get("iss"), error_response="error" in query)
     if mixed_up:
         logger.warning("login refused: %s", mixed_up, extra={**party.log_values(), **_shown(party, query.get("iss"))})
         metrics.OIDC_LOGINS.labels(outcome="issuer_mismatch").inc()

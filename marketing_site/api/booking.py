@@ -3,9 +3,10 @@
 GET  /api/v1/booking/slots   the slots a visitor can book now (UTC ids; the browser shows them
                              in the visitor's zone)
 POST /api/v1/booking         book one: 201 booked · 409 slot taken · 422 per-field errors · 429
-                             too many attempts from this address (an IPv6 /64), or a budget
-                             spent (this email's, the site's: BOOKING_BUDGET_*), with Retry-After
-                             and the reason in `errors.form`, which the widget shows
+                             too many attempts from this address (an IPv6 /64), or a client's
+                             budget spent (its email's, its address's: BOOKING_BUDGET_*), with
+                             Retry-After and the reason in `errors.form`, which the widget shows ·
+                             503 Retry-After, the database cannot be reached (api/unavailable.py)
 GET  /api/v1/booking/cancel  the cancel link of the visitor's mail: a confirmation page (a GET
                              changes nothing, so a mail scanner following the link cancels nothing)
 POST /api/v1/booking/cancel  cancels: frees the slot and mails METHOD:CANCEL to both sides
@@ -33,6 +34,10 @@ BOOK_PATH = "/api/v1/booking"
 NO_STORE = {"Cache-Control": "no-store"}
 REFUSED = ("invalid", "expired", "retired")  # the link's refusals (services.booking.read_cancel_token)
 GONE = ("expired", "retired")
+# The cancel page's: a Referer is its origin alone (the link's token stays out of every one), and
+# its form's POST carries the true `Origin`, which a browser without `Sec-Fetch-Site` is checked by
+# (security.SecurityHeaders). `no-referrer` sent `Origin: null`, and such a browser could not cancel.
+REFERRER_POLICY = "strict-origin"
 
 
 async def slots(_: Request) -> JSONResponse:
@@ -67,21 +72,21 @@ async def book(request: Request) -> JSONResponse:
 def _page(lang: str, body: str, status: int = 200) -> HTMLResponse:
     """The cancel page in the site's frame: its stylesheet, palette, favicon, logo and legal
     links, in the booking's language. A plain document (no scripts): it is reached from a mail
-    and does one form post. Never indexed; no referrer, so the link's token stays out of Referer."""
+    and does one form post. Never indexed; REFERRER_POLICY keeps the link's token out of Referer."""
     text = words(lang, "booking.cancel_page")
     layout = words(lang, "layout")
     esc = html.escape
     demo = esc(routes.DEMO.path(lang), quote=True)
     home = esc(routes.HOME.path(lang), quote=True)
     legal = [
-        (routes.LEGAL_NOTICE.path(lang), layout["footer_legal"]),
-        (routes.PRIVACY.path(lang), layout["footer_privacy"]),
+        (routes.LEGAL_NOTICE.path(lang), words(lang, "navigation.links.legal_notice")),
+        (routes.PRIVACY.path(lang), words(lang, "navigation.links.privacy")),
     ]
     document = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="robots" content="noindex, nofollow">'
-        '<meta name="referrer" content="no-referrer">'
+        f'<meta name="referrer" content="{REFERRER_POLICY}">'
         f"<title>{esc(text['title'])} | {esc(BRAND_NAME)}</title>"
         '<link rel="icon" href="/favicon.svg" type="image/svg+xml">'
         f"<style>{theme.css_variables()}</style>"
@@ -98,7 +103,7 @@ def _page(lang: str, body: str, status: int = 200) -> HTMLResponse:
         + " · ".join(f'<a href="{esc(href, quote=True)}">{esc(label)}</a>' for href, label in legal)
         + "</p></footer></div></body></html>"
     )
-    return HTMLResponse(document, status, headers={**NO_STORE, "Referrer-Policy": "no-referrer"})
+    return HTMLResponse(document, status, headers={**NO_STORE, "Referrer-Policy": REFERRER_POLICY})
 
 
 def _lang_of(request: Request, found: booking.CancelResult) -> str:

@@ -1,6 +1,8 @@
 """POST /api/v1/mail/send: the lead forms' JSON API (SPEC §7), and its OpenAPI schema.
 
-200 accepted · 413 body too large · 415 not JSON · 422 per-field errors · 429 Retry-After.
+200 accepted · 413 body too large · 415 not JSON · 422 per-field errors, or a string that is no
+text anywhere in the body · 429 Retry-After · 503 Retry-After: the database cannot be reached
+(api/unavailable.py; nothing stored, the same request may be sent again).
 Only the status matters to the site's forms; the JSON bodies help other clients.
 """
 
@@ -17,11 +19,13 @@ from marketing_site import routes
 from marketing_site.content.lead_forms import DOWNLOAD_FORMS
 from marketing_site.db.leads import ATTRIBUTION
 from marketing_site.services.client_address import visitor_address
+from marketing_site.services.contact_patterns import first_non_text
 from marketing_site.services.leads import HONEYPOT_FIELD, MAX_TEXT_LENGTH, fields_json_schema, submit_lead
 from marketing_site.settings import get_settings
 
 PATH = "/api/v1/mail/send"
 MAX_BODY_BYTES = 16 * 1024
+NOT_TEXT_MESSAGE = "not text (a lone surrogate such as \\ud800, or a noncharacter such as \\uffff)."
 
 
 async def _read_limited(request: Request) -> bytes | None:
@@ -38,7 +42,8 @@ async def _read_limited(request: Request) -> bytes | None:
 
 
 async def read_json_object(request: Request) -> dict | JSONResponse:
-    """The JSON object a POST carries, or the response refusing it (415, 400, 413, 422).
+    """The JSON object a POST carries, or the response refusing it (415, 400, 413, 422): not
+    JSON, not an object, or a string in it (a key or a value, at any depth) that is not text.
 
     Every JSON door of the site (leads, bookings) reads its body here: same limits, same answers.
     """
@@ -59,6 +64,11 @@ async def read_json_object(request: Request) -> dict | JSONResponse:
         return JSONResponse({"errors": {"body": "Nested too deeply."}}, 422)
     if not isinstance(payload, dict):
         return JSONResponse({"errors": {"body": "Must be a JSON object."}}, 422)
+    # Valid JSON, and yet no text: "\ud800" decodes to a lone surrogate, which no database, log
+    # or mail can carry. Whatever field holds it, known or not, nothing of the body goes further.
+    where = first_non_text(payload)
+    if where is not None:
+        return JSONResponse({"errors": {"body": f"{where}: {NOT_TEXT_MESSAGE}"}}, 422)
     return payload
 
 
@@ -150,12 +160,18 @@ OPENAPI = {
                     "413": {"description": "Body larger than 16 KiB."},
                     "415": {"description": "Body is not JSON."},
                     "422": {
-                        "description": "Invalid fields; messages on the contact fields are in `lang`.",
+                        "description": "Invalid fields (messages on the contact fields are in `lang`), or a "
+                        "string that is no text anywhere in the body (a lone surrogate, a noncharacter).",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Errors"}}},
                     },
                     "429": {
                         "description": "Too many requests from this address or for this email; retry "
                         "after Retry-After seconds.",
+                        "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+                    },
+                    "503": {
+                        "description": "The database cannot be reached for a moment: nothing was stored; send "
+                        "the same request again (with its Idempotency-Key) after Retry-After seconds.",
                         "headers": {"Retry-After": {"schema": {"type": "integer"}}},
                     },
                 },

@@ -4,14 +4,21 @@ Everything the carousel does is decided here and passed as props (`CarouselProps
 (`content/testimonials.py` and `content/<lang>/testimonials.yaml`), whether previous/next show,
 how long a slide takes, the autoplay interval (`content.testimonials.AUTOPLAY_SECONDS`, off by
 default) and every label. The JSX only renders them.
+
+With autoplay on, the visitor's Pause (or Play) is a client variable (`PAUSED`, kept in this
+browser's storage: reflex_internals/client_state.py): the next page with the carousel starts
+paused, and before hydration the button already shows Play (assets/styles/home.css reads the
+variable on <html>). The rotation itself only ever starts after hydration.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypedDict
 
 import reflex as rx
 
+from marketing_site.components.client_variables import CAROUSEL_PAUSED as PAUSED
 from marketing_site.content import testimonials
 from marketing_site.content.words import words
 
@@ -46,6 +53,13 @@ class CarouselProps(TypedDict):
     class_name: str
 
 
+class CarouselClientProps(TypedDict):
+    """The props of `TestimonialCarousel` that are client variables, with autoplay on only."""
+
+    remembered_pause: bool  # PAUSED.value
+    on_paused_change: Callable[[bool], None]  # PAUSED.set
+
+
 class Carousel(rx.Component):
     """Shows one testimonial at a time; previous/next buttons unless `show_controls` is false;
     a Pause/Play button when it rotates by itself."""
@@ -61,6 +75,8 @@ class Carousel(rx.Component):
     next_label: rx.Var[str]
     pause_label: rx.Var[str]
     play_label: rx.Var[str]
+    remembered_pause: rx.Var[bool]
+    on_paused_change: rx.EventHandler[rx.event.passthrough_event_spec(bool)]
 
 
 def carousel_props(lang: str) -> CarouselProps:
@@ -85,4 +101,7 @@ def carousel_props(lang: str) -> CarouselProps:
 
 
 def testimonial_carousel(lang: str) -> rx.Component:
-    return Carousel.create(**carousel_props(lang))
+    props = carousel_props(lang)
+    if not props["autoplay_ms"]:
+        return Carousel.create(**props)  # no Pause button: nothing to remember, no hook
+    return Carousel.create(**props, remembered_pause=PAUSED.value, on_paused_change=PAUSED.set)

@@ -1,15 +1,16 @@
-"""The footer: tagline, social links, offers, resources, prizes, legal links, copyright."""
+"""The footer: tagline, social links, its link columns, prizes, legal links, copyright. The
+columns and the legal links are data (content/navigation.py, words in navigation.yaml)."""
 
 from __future__ import annotations
 
 import reflex as rx
 
-from marketing_site import routes
 from marketing_site.components.consent import consent_settings_button
 from marketing_site.components.links import link
+from marketing_site.components.navbar import nav_label
 from marketing_site.components.sections import image
 from marketing_site.content import layout as facts
-from marketing_site.content.offers import OFFER_NAMES
+from marketing_site.content import navigation
 from marketing_site.content.words import words
 from marketing_site.settings import get_settings
 
@@ -25,7 +26,6 @@ def _column(title: str, *items: rx.Component) -> rx.Component:
 def footer(lang: str) -> rx.Component:
     text = words(lang, "layout")
     settings = get_settings()
-    pricing = routes.PRICING.path(lang)
     return rx.el.footer(
         rx.el.div(
             rx.el.div(
@@ -47,15 +47,13 @@ def footer(lang: str) -> rx.Component:
                 ),
                 class_name="footer__brand",
             ),
-            _column(
-                text["footer_offers"],
-                *[link(name, f"{pricing}#{key}") for key, name in OFFER_NAMES.items()],
-            ),
-            _column(
-                text["footer_resources"],
-                link(text["footer_webinars"], routes.WEBINARS.path(lang)),
-                link(text["footer_blog"], settings.blog_url),
-            ),
+            *[
+                _column(
+                    words(lang, f"navigation.menus.{menu.key}"),
+                    *[link(nav_label(item, lang), item.href(lang)) for item in menu.links],
+                )
+                for menu in navigation.FOOTER
+            ],
             rx.el.div(
                 rx.el.h2(text["footer_awards"], class_name="footer__title"),
                 rx.el.ul(
@@ -69,10 +67,7 @@ def footer(lang: str) -> rx.Component:
         rx.el.div(
             rx.el.p(text["copyright"]),
             rx.el.ul(
-                rx.el.li(link(text["footer_legal"], routes.LEGAL_NOTICE.path(lang))),
-                rx.el.li(link(text["footer_privacy"], routes.PRIVACY.path(lang))),
-                rx.el.li(link(text["footer_terms"], routes.SALES_TERMS.path(lang))),
-                rx.el.li(link(text["footer_accessibility"], routes.ACCESSIBILITY.path(lang))),
+                *[rx.el.li(link(nav_label(item, lang), item.href(lang))) for item in navigation.LEGAL],
                 rx.el.li(consent_settings_button(lang)) if not settings.consent_script_url else rx.fragment(),
                 class_name="footer__legal",
             ),

@@ -1,10 +1,11 @@
-"""The one layout wrapper: navbar, page body with its entrance transition, footer."""
+"""The one layout wrapper: announcements, navbar, page body with its entrance transition, footer."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from marketing_site import routes
+from marketing_site.components.announcement import announcements
 from marketing_site.components.auth_status import auth_alert, backend_navigation
 from marketing_site.components.client import PageFrame
 from marketing_site.components.consent import consent_manager
@@ -26,6 +27,8 @@ def site_layout(path: str, *children: rx.Component) -> rx.Component:
         # banner follows it, before the navbar, shown fixed at the bottom of the window.
         rx.el.a(text["skip_to_content"], href=f"#{MAIN_ID}", class_name="skip-link"),
         consent_manager(lang),
+        # Above the navbar, in the flow: the announcements of this page still on (it scrolls away).
+        announcements(path, focus_after_close=MAIN_ID),
         navbar(path),
         auth_alert(),
         backend_navigation(),

@@ -1,4 +1,5 @@
-"""The navigation bar: French, English or green-tinted variant, chosen by path."""
+"""The navigation bar: French, English or green-tinted variant, chosen by path. Its menus and
+links are data (content/navigation.py, words in content/<lang>/navigation.yaml)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,8 @@ from marketing_site.components.auth_status import login_or_identity, logout_butt
 from marketing_site.components.client import Disclosure, SiteHeader
 from marketing_site.components.links import button_link, link
 from marketing_site.components.sections import image
+from marketing_site.content import navigation
 from marketing_site.content.words import words
-from marketing_site.settings import get_settings
-
-SOLUTION_PAGES = (*routes.FEATURE_PAGES, routes.SUBSCRIPTION)
 
 
 def brand_link(lang: str) -> rx.Component:
@@ -35,24 +34,32 @@ def logout_slot(lang: str = "fr") -> rx.Component:
     return logout_button(text["logout"])
 
 
+def nav_label(item: navigation.Link, lang: str) -> str:
+    """A link's words (`links.<key>` of navigation.yaml), or the name it carries."""
+    return item.label or words(lang, f"navigation.links.{item.key}")
+
+
+def _nav_entry(entry: navigation.Link | navigation.Menu, lang: str) -> rx.Component:
+    if isinstance(entry, navigation.Menu):
+        return Disclosure.create(
+            rx.el.ul(
+                *[rx.el.li(link(nav_label(item, lang), item.href(lang))) for item in entry.links],
+                class_name="disclosure__list",
+            ),
+            label=words(lang, f"navigation.menus.{entry.key}"),
+            class_name="nav-item disclosure",
+        )
+    return link(nav_label(entry, lang), entry.href(lang), class_name="nav-item nav-link")
+
+
 def navbar(path: str) -> rx.Component:
     variant = routes.navbar_variant(path)
     lang = "fr" if variant == "thanks" else variant
     text = words(lang, "layout")
-    solutions = Disclosure.create(
-        rx.el.ul(
-            *[rx.el.li(link(text["solutions_items"][page.key], page.path(lang))) for page in SOLUTION_PAGES],
-            class_name="disclosure__list",
-        ),
-        label=text["solutions"],
-        class_name="nav-item disclosure",
-    )
     counterpart = routes.counterpart_path(path)
     return SiteHeader.create(
         brand_link(lang),
-        solutions,
-        link(text["pricing"], routes.PRICING.path(lang), class_name="nav-item nav-link"),
-        link(text["resources"], get_settings().blog_url, class_name="nav-item nav-link"),
+        *[_nav_entry(entry, lang) for entry in navigation.NAVBAR],
         link(
             rx.fragment(
                 rx.el.span(text["language_flag"], class_name="flag", aria_hidden="true"),

@@ -142,8 +142,9 @@ def content_cache(load: Callable[P, R]) -> Callable[P, R]:
         for key in [key for key, (_, reads) in values.items() if not reads.isdisjoint(paths)]:
             values.pop(key, None)
 
-    cached.cache_clear = values.clear  # type: ignore[attr-defined]
-    cached.forget = forget  # type: ignore[attr-defined]
+    # The same handles as functools.cache's, on the function itself.
+    cached.cache_clear = values.clear  # type: ignore[attr-defined]  # as functools.cache sets it
+    cached.forget = forget  # type: ignore[attr-defined]  # likewise
     _caches.append(cached)
     return cached
 

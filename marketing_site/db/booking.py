@@ -54,6 +54,9 @@ class Booking(VisitAttribution, table=True):
     # What the cancel link names (services.booking.cancel_token): random, made with the booking and
     # gone with it, so an old link reaches nothing after an erasure or a purge, never the next row.
     cancel_key: str = Field(default_factory=new_cancel_key, max_length=CANCEL_KEY_LENGTH)
+    # The client's address for its booking budget (services.booking.address_budget_key): a keyed
+    # hash of the IPv4 address or IPv6 /64, never the address; empty for bookings made before.
+    client_key: str = Field(default="", max_length=32, sa_column_kwargs={"server_default": ""})
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False))
     cancelled_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
     # BY_VISITOR or BY_TEAM once cancelled (empty before; bookings cancelled before migration 0016

@@ -40,7 +40,14 @@ VIEW_MODULES = frozenset(
 NOT_RELOADABLE = frozenset({f"{PACKAGE}.content.sources"})
 # What the app module takes for the frame of every page (head tags, app wrappers): a change in
 # their reach is followed by a whole compile, which writes the frame.
-FRAME_PROVIDERS = (f"{PACKAGE}.theme", f"{PACKAGE}.components.consent", f"{PACKAGE}.components.error_boundary")
+# The page head's client-variable rules are built from the variables components.client_variables
+# declares (reflex_internals/client_state.py).
+FRAME_PROVIDERS = (
+    f"{PACKAGE}.theme",
+    f"{PACKAGE}.components.consent",
+    f"{PACKAGE}.components.error_boundary",
+    f"{PACKAGE}.components.client_variables",
+)
 # Parsed imports by (file, modification time, size, the package's modules): a graph made again
 # after a change parses the changed files only.
 _PARSED: dict[tuple, tuple[set[str], set[str]]] = {}

@@ -24,6 +24,7 @@ import json
 import multiprocessing
 import os
 import queue
+import re
 import signal
 import socket
 import subprocess
@@ -116,6 +117,7 @@ class Supervisor:
         self.status: dict[str, str] = {"level": "ok", "text": ""}
         self.last_warnings: list[str] = []
         self.announced = False
+        self._after_refusal = False
         self.frontend_up = threading.Event()
         self.released = False
         self.verbose = bool(environ.get("DEV_TIMINGS"))
@@ -187,8 +189,10 @@ class Supervisor:
     def start_vite(self) -> None:
         if self.vite is not None:
             return
+        from marketing_site.devloop.worker import quiet_reflex_routine
         from marketing_site.reflex_internals import dev_compile
 
+        quiet_reflex_routine()
         command, env, cwd = dev_compile.frontend_command(self.frontend_port)
         self.vite = subprocess.Popen(
             command,
@@ -206,11 +210,13 @@ class Supervisor:
         assert self.vite is not None and self.vite.stdout is not None
         for line in self.vite.stdout:
             stripped = line.strip()
-            # Vite's banner names its own addresses; the loop says the one to open.
-            if not stripped or "Local:" in stripped or "Network:" in stripped or "VITE_CONFIG_NATIVE" in stripped:
+            if not stripped or any(routine in stripped for routine in VITE_ROUTINE):
                 continue
-            if "configLoader" in stripped or "ESM syntax" in stripped or stripped.startswith("$ react-router"):
+            if PROXY_REFUSED.search(stripped) or (stripped.startswith("at ") and self._after_refusal):
+                # The backend is starting (or starting again): the tab says so itself.
+                self._after_refusal = True
                 continue
+            self._after_refusal = False
             say(f"[vite] {stripped}", "info")
 
     def _wait_for_frontend(self) -> None:
@@ -408,6 +414,8 @@ class Supervisor:
         elif kind == "ok":
             say("make dev: fixed; the pages are up to date.", "ok")
             self.show({"level": "ok", "text": ""})
+            if self.released and not self.backend_answers():  # it started while the file was broken
+                self.restart_backend("it could not start while a file was broken")
         elif kind == "warnings":
             items = message["items"]
             if items != self.last_warnings:
@@ -459,6 +467,15 @@ class Supervisor:
         with contextlib.suppress(OSError):
             urllib.request.urlopen(request, timeout=2).close()
 
+    def backend_answers(self) -> bool:
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.backend_port}/ping", timeout=2) as answer:
+                return answer.status == 200
+        except OSError:
+            return False
+
     def open_pages(self) -> list[str]:
         if self.vite is None:
             return []
@@ -500,6 +517,31 @@ class Supervisor:
 
 
 FORWARDED = (Kind.CONTENT, Kind.PYTHON, Kind.ASSET, Kind.STYLE)
+# Vite's lines for a request the backend refused (it is starting): said by the tab's own notice.
+PROXY_REFUSED = re.compile(r"(http|ws) proxy error|ECONNREFUSED|ECONNRESET")
+# What Vite says on every start and update, which the loop's own lines already say (the address
+# to open, what was updated); its warnings and errors are shown.
+VITE_ROUTINE = (
+    "Local:",
+    "Network:",
+    "VITE_CONFIG_NATIVE",
+    "configLoader",
+    "ESM syntax",
+    "$ react-router",
+    "Relaunching with",
+    "hmr update",
+    "hmr invalidate",
+    "page reload",
+    "program reload",
+    "(ssr) connected",
+    "Config changed",
+    "Config saved",
+    "[optimizer]",
+    "optimized dependencies changed",
+    "new dependencies optimized",
+    "Files in the public directory are served at the root path",
+    "Instead of /public/",
+)
 
 
 def main() -> int:

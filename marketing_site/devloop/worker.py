@@ -86,8 +86,7 @@ class Worker:
         from marketing_site.content import sources
         from marketing_site.reflex_internals import dev_compile
 
-        # Reflex logs a line per compile step without a terminal of its own: the loop says less.
-        logging.getLogger("reflex.console").addFilter(lambda record: not record.getMessage().startswith("Progress:"))
+        quiet_reflex_routine()
         web = dev_compile.web_dir_without_reflex()
         ready = dev_compile.web_dir_looks_ready(web)
         self.manifest = manifest.Manifest.load(web) if ready else None
@@ -369,7 +368,7 @@ class Worker:
 
         try:
             reload_page = dev_compile.copy_assets(self.app, paths)
-        except BaseException as error:  # noqa: BLE001
+        except BaseException as error:  # noqa: BLE001 - said; the next save copies again
             self.report(error, "copying assets")
             return
         self.send("assets", paths=[str(p) for p in paths], reload=reload_page)
@@ -407,6 +406,15 @@ class Worker:
         with contextlib.suppress(OSError):
             record.save(dev_compile.web_dir())
         self.manifest = record
+
+
+def quiet_reflex_routine() -> None:
+    """Reflex logs a line per compile step (it has no terminal of its own here), and warns that
+    Node.js is older than it would like (the loop runs the dev server on bun): the loop says less."""
+    logging.getLogger("reflex.console").addFilter(lambda record: not record.getMessage().startswith("Progress:"))
+    logging.getLogger("reflex.utils.js_runtimes").addFilter(
+        lambda record: "of Node.js is out of date" not in record.getMessage()
+    )
 
 
 def _recorded(render: Callable[[], Any], reads: set[Path], fallbacks: list) -> Callable[[], Any]:

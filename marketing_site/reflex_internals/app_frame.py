@@ -35,7 +35,7 @@ def use_error_boundary(app: rx.App, boundary: Any) -> None:
 def handler_failure_notice(report: Callable[[Exception], str], ref: str) -> Callable[[Exception], EventSpec]:
     """Reflex's backend exception handler: `report` logs the failure and gives its reference,
     which reaches the page as Reflex's `_set_value` event on the client ref `ref`
-    (assets/site_notice.jsx registers it in Reflex's client `refs`).
+    (reflex_internals/site_notice.jsx registers it in Reflex's client `refs`).
 
     Reflex checks a handler's annotations by evaluating them in its own module
     (`App._validate_exception_handlers`): they must read `Exception` and `EventSpec`."""

@@ -26,12 +26,14 @@ trims what the site does not use (see `reflex_internals/hydration.py` for the ma
    `state.pricing`), and the client-only widgets (lead forms, scheduler, carousel, consent)
    talk to the JSON API, not to the state.
 
-4. One client widget reads Reflex's client directly: `assets/site_notice.jsx` (the site's own
-   failure notice, since the CSP blocks Reflex's toast) registers a ref in `refs`
-   (`$/utils/state`), where the server's `_set_value` event for `ref_site_error` lands, and reads
-   `connectErrors`, the second item of `EventLoopContext`'s value (`$/utils/context`).
-   `tests/test_static_readers.py` checks those three against the installed Reflex's templates,
-   and `tests/test_failure_notice.py` shows the notice in Chromium for both causes.
+4. The site's JavaScript that reads Reflex's client lives in this package, beside the Python
+   that loads it (Reflex's shared assets): `site_notice.jsx` (the site's own failure notice, since
+   the CSP blocks Reflex's toast) registers a ref in `refs` (`$/utils/state`), where the server's
+   `_set_value` event for the notice's ref lands, and reads `connectErrors`, the second item of
+   `EventLoopContext`'s value (`$/utils/context`); `client_state.js` calls the setter that Reflex's
+   `ClientStateVar` keeps in `refs`. `tests/test_static_readers.py` checks the notice's reads
+   against the installed Reflex's templates (and that no other file of the site reads Reflex's
+   client), and `tests/test_failure_notice.py` shows the notice in Chromium for both causes.
 
 The first three live in one Vite plugin, `frontend/vite_plugin.js`, which `SiteFrontendPlugin`
 adds to the `vite.config.js` Reflex generates. It rewrites literals of Reflex's

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import logging
 import random
 import re
@@ -39,11 +40,18 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col
 
 from marketing_site import metrics, routes
-from marketing_site.db import new_session
+from marketing_site.db import new_session, refused_content
 from marketing_site.db.audience import DIMENSIONS, HOST_MAX, ROLLUPS, UTM_MAX, PagePathDay, PageViewDay, VisitSourceDay
 from marketing_site.db.leads import ATTRIBUTION, Lead
-from marketing_site.services.contact_patterns import TEXT_PATTERN
-from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
+from marketing_site.services.contact_patterns import TEXT_PATTERN, is_text
+from marketing_site.services.rate_limit import (
+    DailyQuota,
+    RateLimiter,
+    RedisDailyQuota,
+    RedisRateLimiter,
+    make_daily_quota,
+    make_rate_limiter,
+)
 from marketing_site.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -103,7 +111,7 @@ def clean_tag(value: Any) -> str:
     """A UTM tag as typed in the campaign's link, held to the contact fields' character rule
     (services.contact_patterns.TEXT_PATTERN) and cleaned as they are (trimmed, tabs as spaces, NFC), at
     most 100 characters; "" for anything else (a tag is dropped, never repaired)."""
-    if not isinstance(value, str) or not _text_rule().fullmatch(value):
+    if not isinstance(value, str) or not _text_rule().fullmatch(value) or not is_text(value):
         return ""
     tag = unicodedata.normalize("NFC", value.replace("\t", " ").strip(" \u00a0\u202f"))
     return tag if len(tag) <= UTM_MAX else ""
@@ -209,13 +217,10 @@ class ViewBuffer:
                 self._timer = None
             if not counts:
                 return 0
-            try:
-                _write_with_retries(counts)
-            except Exception:  # the database is away: keep the counts, never fail the visitor's page
-                self._keep(counts)
-                log.exception("audience: %d views not written yet, kept for the next flush", sum(counts.values()))
-                return 0
-            return sum(counts.values())
+            written, left = _write_isolating(counts)
+            if left:  # the database is away: keep the counts, never fail the visitor's page
+                self._keep(left)
+            return written
 
     def _keep(self, counts: Counter[tuple[date, View]]) -> None:
         """Put an unwritten batch back in front of what arrived meanwhile, within the bound."""
@@ -227,6 +232,7 @@ class ViewBuffer:
                 kept = Counter(dict(list(merged.items())[:KEPT_COMBINATIONS_MAX]))
                 dropped = sum(merged.values()) - sum(kept.values())
                 log.error("audience: %d views dropped, the database has refused them too long", dropped)
+                metrics.AUDIENCE_VIEWS_LOST.labels(reason="outage").inc(dropped)
                 merged = kept
             self._counts = merged
             delay = get_settings().audience_flush_seconds
@@ -260,6 +266,41 @@ def is_transient(error: BaseException) -> bool:
         return True
     # SQLite's busy timeout ran out while another worker held the write lock.
     return isinstance(original, sqlite3.OperationalError) and "database is locked" in str(original)
+
+
+def _write_isolating(counts: Counter[tuple[date, View]]) -> tuple[int, Counter[tuple[date, View]]]:
+    """Write a batch: (views written, views to keep for a later flush).
+
+    A part of the batch the database refuses for the values it holds (`db.refused_content`: a
+    character it cannot store) is split in two and written again, down to the one combination it
+    refuses, which is dropped, logged and counted: one bad view never holds back the others (a
+    lone surrogate once stopped a worker's page views until it restarted). When the database
+    cannot be reached, or fails in a way this cannot tell, what is not written yet is kept."""
+    written = 0
+    parts = [list(counts.items())]
+    while parts:
+        part = parts.pop()
+        try:
+            _write_with_retries(dict(part))
+        except Exception as error:
+            if not refused_content(error):
+                left = Counter(dict(part))
+                for other in parts:
+                    left.update(dict(other))
+                log.exception("audience: %d views not written yet, kept for the next flush", sum(left.values()))
+                return written, left
+            if len(part) == 1:
+                views = part[0][1]
+                log.error(
+                    "audience: %d views dropped, the database refuses their values (%s)", views, type(error).__name__
+                )
+                metrics.AUDIENCE_VIEWS_LOST.labels(reason="refused").inc(views)
+                continue
+            middle = len(part) // 2
+            parts += [part[middle:], part[:middle]]
+        else:
+            written += sum(views for _, views in part)
+    return written, Counter()
 
 
 def _write_with_retries(counts: Mapping[tuple[date, View], int]) -> None:
@@ -411,11 +452,52 @@ async def written_at_shutdown() -> AsyncIterator[None]:
     BUFFER.cancel_timer()  # a refused batch scheduled a later try this process will not make
     if lost := BUFFER.pending():
         log.error("audience.lost_at_shutdown views=%d: the database refused them until the stop", lost)
+        metrics.AUDIENCE_VIEWS_LOST.labels(reason="shutdown").inc(lost)
 
 
 @lru_cache(maxsize=1)
 def _limiter() -> RateLimiter | RedisRateLimiter:
     return make_rate_limiter(get_settings().audience_rate_limit_per_minute, 60)
+
+
+# ----------------------------------------------------------------------------- what one address adds
+
+
+@lru_cache(maxsize=1)
+def _quotas() -> tuple[DailyQuota | RedisDailyQuota, DailyQuota | RedisDailyQuota]:
+    settings = get_settings()
+    return (
+        make_daily_quota(settings.audience_sources_per_address, "audience-sources"),
+        make_daily_quota(settings.audience_combinations_per_address, "audience-combinations"),
+    )
+
+
+def _digest(parts: tuple[str, ...]) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:24]
+
+
+def within_address_quota(view: View, client_ip: str, day: date) -> View | None:
+    """The view as this address may still add it today, or None.
+
+    One address, in a UTC day: AUDIENCE_SOURCES_PER_ADDRESS new sources (a referring host and its
+    tags), after which its views of any further source are counted under OTHER, so it cannot take
+    the day's AUDIENCE_SOURCES_PER_DAY from the real campaigns; and AUDIENCE_COMBINATIONS_PER_ADDRESS
+    distinct combinations (page, language, source, device: one row of the daily totals each),
+    after which a view of a new combination is not counted (its known ones still are). So one
+    address adds that many rows a day at most, whatever its beacons carry (issue 39: 49,700 a
+    day). The quotas are kept by a keyed hash of the address and the day (never the address,
+    and no link from one day to the next), in Redis when set."""
+    from marketing_site.services.sessions import id_hash
+
+    today = day.isoformat()
+    client = id_hash(f"audience-client:{today}:{client_ip}")[:24]
+    sources, combinations = _quotas()
+    source = _source(view)
+    if source not in (_DIRECT, _OTHER_SOURCE) and not sources.admit(client, _digest(source), today):
+        view = dataclasses.replace(view, **dict(zip(SOURCE_FIELDS, _OTHER_SOURCE, strict=True)))
+    if not combinations.admit(client, _digest(dataclasses.astuple(view)), today):
+        return None
+    return view
 
 
 @dataclasses.dataclass(frozen=True)
@@ -425,7 +507,8 @@ class BeaconResult:
 
 
 def record(payload: Any, client_ip: str, user_agent: str | None) -> BeaconResult:
-    """Count one page view, unless a robot sent it or the address sends too many."""
+    """Count one page view, unless a robot sent it, the address sends too many, or it would be
+    a new combination past the address's quota of the day (`within_address_quota`)."""
     if is_bot(user_agent):
         metrics.AUDIENCE_BEACONS.labels(outcome="robot").inc()
         return BeaconResult("ignored")
@@ -437,7 +520,12 @@ def record(payload: Any, client_ip: str, user_agent: str | None) -> BeaconResult
     if view is None:
         metrics.AUDIENCE_BEACONS.labels(outcome="invalid").inc()
         return BeaconResult("ignored")
-    BUFFER.add(view)
+    today = _today()
+    view = within_address_quota(view, client_ip, today)
+    if view is None:
+        metrics.AUDIENCE_BEACONS.labels(outcome="over_quota").inc()
+        return BeaconResult("ignored")
+    BUFFER.add(view, today)
     metrics.AUDIENCE_BEACONS.labels(outcome="counted").inc()
     return BeaconResult("counted")
 

@@ -35,7 +35,8 @@ import holidays
 import httpx2
 import recurring_ical_events
 from icalendar import Calendar, Event, Timezone, vCalAddress, vText
-from sqlalchemy import Select, delete, orm, update
+from sqlalchemy import Select, delete, false, func, orm, update
+from sqlalchemy import select as sql_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -495,48 +496,78 @@ def _limiter() -> RateLimiter | RedisRateLimiter:
 
 
 BUDGET_WINDOW_SECONDS = 24 * 3600
+# Any constant of the site's own: the key of PostgreSQL's transaction lock on the budgets.
+_BUDGETS_LOCK = 0x6E6572656F5F6264  # "nereo_bd"
 
 
-@lru_cache(maxsize=1)
-def _budgets() -> tuple[RateLimiter | RedisRateLimiter, RateLimiter | RedisRateLimiter]:
-    """Bookings per email and on the whole site per 24 hours, whatever the address (each one
-    mails a confirmation to the email it names): BOOKING_BUDGET_PER_EMAIL, BOOKING_BUDGET_PER_DAY."""
+class BudgetSpent(Exception):
+    """A client's budget is spent (`reason`: budget_email or budget_address); the booking is not
+    stored, and it can try again after `retry_after` seconds."""
+
+    def __init__(self, reason: str, retry_after: int):
+        super().__init__(reason)
+        self.reason, self.retry_after = reason, retry_after
+
+
+def address_budget_key(client_ip: str) -> str:
+    """What a booking keeps of the address it came from, for its budget: a keyed hash of the
+    rate limits' key (an IPv4 address, an IPv6 /64: services.client_address), never the address."""
+    from marketing_site.services.sessions import id_hash
+
+    return id_hash("booking-client:" + client_ip)[:32]
+
+
+def _check_budgets(session: Session, email: str, client: str, now: datetime) -> None:
+    """Within the transaction that stores a booking, before anything is written: the client's
+    budgets (BudgetSpent) and the site's daily figure (an alert, never a refusal).
+
+    A budget counts the confirmed bookings made in the last 24 hours by one client: its email,
+    in any spelling (BOOKING_BUDGET_PER_EMAIL), and its address (BOOKING_BUDGET_PER_IP). A
+    booking refused or lost never counts (nothing is stored), and a cancelled one gives its
+    unit back (it is no longer confirmed). The count runs holding a lock every worker and
+    machine takes in turn, so that two bookings at the same instant cannot both pass."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(sql_select(func.pg_advisory_xact_lock(_BUDGETS_LOCK)))
+    else:  # SQLite: a write first takes the database's write lock for the whole transaction
+        session.execute(update(Booking).where(false()).values(status=Booking.status))
     settings = get_settings()
-    return (
-        make_rate_limiter(settings.booking_budget_per_email, BUDGET_WINDOW_SECONDS),
-        make_rate_limiter(settings.booking_budget_per_day, BUDGET_WINDOW_SECONDS),
+    since = now - timedelta(seconds=BUDGET_WINDOW_SECONDS)
+    recent = (
+        select(Booking.created_at)
+        .join(Lead, col(Lead.id) == col(Booking.lead_id))
+        .where(col(Booking.status) == CONFIRMED)
+        .where(col(Booking.created_at) > since)
     )
-
-
-Spent = list[tuple[RateLimiter | RedisRateLimiter, str]]
-
-
-def _spend_budgets(email_ascii: str, key: str, messages: Mapping[str, str]) -> tuple[BookResult | None, Spent]:
-    """Count a booking against its budgets: (the refusal, 429 with the words the widget shows,
-    or None; the budgets spent, to give back if the booking is not made after all).
-
-    The email's budget first: one address asked for again and again spends its own budget,
-    not the site's. Its key is a hash: no address is written to Redis."""
-    per_email, site = _budgets()
-    email_key = hashlib.sha256(email_ascii.lower().encode()).hexdigest()
-    spent: Spent = []
-    for limiter, budget_key, reason in (
-        (per_email, f"booking-email:{email_key}", "budget_email"),
-        (site, "booking-site", "budget_site"),
+    for reason, condition, budget in (
+        (
+            "budget_email",
+            func.lower(col(Lead.email)).in_(leads.email_lookup_forms(email)),
+            settings.booking_budget_per_email,
+        ),
+        ("budget_address", col(Booking.client_key) == client, settings.booking_budget_per_ip),
     ):
-        wait = limiter.hit(budget_key, token=key)
-        if wait is not None:
-            _give_back(spent, key)
-            log.warning("booking refused: %s spent", reason)
-            form = messages[reason].format(contact=get_settings().contact_email)
-            return BookResult("rate_limited", {"form": form}, retry_after=math.ceil(wait)), []
-        spent.append((limiter, budget_key))
-    return None, spent
+        made = [_as_utc(moment) for moment in session.exec(recent.where(condition)).all()]
+        if len(made) >= budget:
+            # The unit that comes back first: the oldest booking leaving the window.
+            raise BudgetSpent(reason, max(1, math.ceil((min(made) - since).total_seconds())))
+    site_wide = len(session.exec(recent).all())
+    if site_wide >= settings.booking_alert_per_day:
+        # A day like no other: an operator looks (BookingsAboveDailyFigure), visitors still book.
+        metrics.BOOKINGS_ABOVE_DAILY_FIGURE.inc()
+        log.warning(
+            "booking: %d bookings in 24 hours, BOOKING_ALERT_PER_DAY is %d",
+            site_wide + 1,
+            settings.booking_alert_per_day,
+        )
 
 
-def _give_back(spent: Spent, key: str) -> None:
-    for limiter, budget_key in spent:
-        limiter.release(budget_key, key)
+def _refused(reason: str, retry_after: int, messages: Mapping[str, str]) -> BookResult:
+    """429 with the words the widget shows. An address's budget has the site's words: online
+    booking is closed to it for now, and it is given the address to write to."""
+    words_key = "budget_email" if reason == "budget_email" else "budget_site"
+    log.warning("booking refused: %s spent", reason)
+    form = messages[words_key].format(contact=get_settings().contact_email)
+    return BookResult("rate_limited", {"form": form}, retry_after=retry_after)
 
 
 def _lang(payload: Mapping[str, Any]) -> str:
@@ -587,24 +618,20 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     # Both checked above (their errors returned): this tells the type checker.
     assert start is not None
     assert isinstance(zone_name, str)
-    refused, spent = _spend_budgets(contact.email_ascii, key, messages)
-    twin = _booking_of_lead_key(key) if client_key and refused is not None else None
-    if twin is not None:  # the budget was spent by this request's twin, just stored
-        metrics.BOOKINGS.labels(outcome="duplicate").inc()
-        return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
-    if refused is not None:
-        metrics.BOOKINGS.labels(outcome="over_budget").inc()
-        return refused
     try:
         attribution = clean_attribution(payload.get("attribution"))
-        booking_id = _store(contact.values, lang, zone_name, start, key, flags, attribution)
-    except IntegrityError:
-        twin = _booking_of_lead_key(key)
-        if twin is not None:  # a concurrent twin of this request won (its budget is this one's)
+        booking_id = _store(
+            contact.values, lang, zone_name, start, key, flags, attribution, address_budget_key(client_ip)
+        )
+    except (IntegrityError, BudgetSpent) as error:
+        twin = _booking_of_lead_key(key) if client_key or isinstance(error, IntegrityError) else None
+        if twin is not None:  # a concurrent twin of this request won: its booking is this one's
             metrics.BOOKINGS.labels(outcome="duplicate").inc()
             return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
-        _give_back(spent, key)  # no booking made: a slot taken at the same instant costs nothing
-        metrics.BOOKINGS.labels(outcome="taken").inc()
+        if isinstance(error, BudgetSpent):
+            metrics.BOOKINGS.labels(outcome="over_budget").inc()
+            return _refused(error.reason, error.retry_after, messages)
+        metrics.BOOKINGS.labels(outcome="taken").inc()  # nothing stored: it costs no budget
         return BookResult("taken", {"slot": messages["slot_taken"]})
     mail.wake_worker()
     log.info("booking %s stored", booking_id)
@@ -627,8 +654,10 @@ def _store(
     key: str,
     flags: str,
     attribution: dict[str, Any],
+    client: str,
 ) -> int:
     with new_session() as session, session.begin():
+        _check_budgets(session, contact["email"], client, utcnow())
         fields: dict[str, Any] = {**contact, **attribution}
         lead = Lead(form=DEMO_FORM, lang=lang, idempotency_key=key, flags=flags, **fields)
         session.add(lead)
@@ -640,6 +669,7 @@ def _store(
             visitor_timezone=zone_name,
             lang=lang,
             status=CONFIRMED,
+            client_key=client,
             **attribution,
             uid=f"{uuid.uuid4()}@{urlsplit(get_settings().site_url).hostname or 'localhost'}",
         )

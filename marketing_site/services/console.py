@@ -181,9 +181,10 @@ class LeadFilter:
         return {k: str(v) for k, v in fields.items() if v not in ("", None)}
 
 
-def _like(term: str) -> str:
+def _like(term: str, anywhere: bool = True) -> str:
+    """A LIKE pattern (escape `\\`) of text holding `term` (`anywhere`), or starting with it."""
     escaped = term.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
+    return f"%{escaped}%" if anywhere else f"{escaped}%"
 
 
 def _mail_statuses(session: Session, lead_ids: list[int]) -> dict[int, str]:
@@ -506,6 +507,23 @@ def _record(model: Any, exclude: tuple[str, ...] = ()) -> dict[str, Any]:
 Forms = frozenset[str]
 
 
+def _with_stored_writings(session: Session, forms: Forms) -> Forms:
+    """`forms` and every address the holders store that is the person's in another writing that
+    the forms of the request cannot name (`x@faß.example` stored, `x@fass.example` asked for:
+    IDNA 2003 maps ß to ss, and nothing maps it back): the stored addresses with the same local
+    part, kept when their forms meet the request's (leads.email_lookup_forms)."""
+    locals_ = {form.rpartition("@")[0] for form in forms if "@" in form}
+    found = set(forms)
+    for column in (Lead.email, OutboxMessage.reply_to, OutboxMessage.mail_to):
+        lowered = func.lower(column)
+        for local in locals_:
+            stored = session.scalars(
+                select(lowered).where(lowered.like(_like(local + "@", anywhere=False), escape="\\")).distinct()
+            )
+            found.update(value for value in stored if forms & leads.email_lookup_forms(value))
+    return frozenset(found)
+
+
 def _leads_of(forms: Forms):
     return select(col(Lead.id)).where(func.lower(col(Lead.email)).in_(forms))
 
@@ -638,8 +656,8 @@ def record_audit(session: Session, operator: Operator, action: str, subject: str
 def subject_data(operator: Operator, email: str, action: Literal["lookup", "download"]) -> dict[str, list]:
     """Everything held for `email`, per holder; the lookup or download is audited."""
     email = normalise_email(email)
-    forms = leads.email_lookup_forms(email)
     with new_session() as session, session.begin():
+        forms = _with_stored_writings(session, leads.email_lookup_forms(email))
         found = {holder.name: holder.find(session, forms) for holder in HOLDERS}
         record_audit(session, operator, action, subject_key(email), {k: len(v) for k, v in found.items()})
     return found
@@ -664,10 +682,10 @@ def erase_subject(operator: Operator, email: str) -> dict[str, int]:
     erasure partial: audited as `erase-partial` and raised as ErasurePartial.
     """
     email = normalise_email(email)
-    forms = leads.email_lookup_forms(email)
     subject = subject_key(email)
     try:
         with new_session() as session, session.begin():
+            forms = _with_stored_writings(session, leads.email_lookup_forms(email))
             counts = {holder.name: holder.erase(session, forms) for holder in HOLDERS}
             remaining = {holder.name: len(holder.find(session, forms)) for holder in HOLDERS}
             remaining = {name: count for name, count in remaining.items() if count}

@@ -42,7 +42,7 @@ from marketing_site.content.lead_forms import DOWNLOAD_FORMS, FORM_KEYS
 from marketing_site.content.words import words
 from marketing_site.db import new_session
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
-from marketing_site.services import contact_patterns, mail
+from marketing_site.services import contact_patterns, mail, mail_headers
 from marketing_site.services.audience import clean_attribution
 from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, address_key, make_rate_limiter
 from marketing_site.settings import get_settings
@@ -150,7 +150,7 @@ class _FieldChecks(BaseModel):
             return value
         if not FIELD_RULES[info.field_name or ""].required and not value.strip(" \u00a0\u202f\t"):
             return ""
-        if not pattern.fullmatch(value):
+        if not pattern.fullmatch(value) or not contact_patterns.is_text(value):
             raise PydanticCustomError("mismatch", "does not match the field's pattern")
         return unicodedata.normalize("NFC", value.replace("\t", " ").strip(" \u00a0\u202f"))
 
@@ -199,6 +199,7 @@ FIELD_RULES: dict[str, FieldRule] = {
 # Every form field, in the declared order: the lead's columns (a form that does not ask one stores it empty).
 FIELD_NAMES = tuple(FIELD_RULES)
 _COMPILED = {name: re.compile(rule.pattern) for name, rule in FIELD_RULES.items()}
+_FREE_TEXT = re.compile(contact_patterns.MULTILINE_CHARACTERS)
 
 
 def fields_of(form: str | None) -> tuple[str, ...]:
@@ -316,12 +317,10 @@ class FieldsCheck:
 
 
 def _ascii_domain(domain: str) -> str | None:
-    """The IDNA (punycode) form of a domain, None if it cannot be encoded."""
-    if domain.isascii():
-        return domain.lower()
+    """The IDNA (punycode) form of a domain as mail headers write it, None if they cannot."""
     try:
-        return idna.encode(domain, uts46=True).decode("ascii")
-    except idna.IDNAError:
+        return mail_headers.ascii_domain(domain)
+    except mail_headers.HeaderRefused:
         return None
 
 
@@ -332,13 +331,15 @@ def email_for_headers(email: str) -> str:
 
 
 def _display_domain(ascii_domain: str) -> str:
-    """The readable (Unicode) form of an ASCII domain, as stored with the lead."""
+    """The readable (Unicode) form of an ASCII domain, as stored with the lead: the ASCII form
+    itself unless the readable one is written back to exactly it."""
     if "xn--" not in ascii_domain:
         return ascii_domain
     try:
-        return idna.decode(ascii_domain)
+        readable = idna.decode(ascii_domain)
     except idna.IDNAError:
         return ascii_domain
+    return readable if _ascii_domain(readable) == ascii_domain else ascii_domain
 
 
 def _message_key(error: Any) -> str:
@@ -382,12 +383,16 @@ def validate_fields(form: str | None, values: Mapping[str, Any], lang: str = "fr
 
 def _email_forms(email: str) -> tuple[str, str] | None:
     """(stored, ASCII) forms of a cleaned email: the domain readable (Unicode, lower-case) as the
-    lead keeps it, and in IDNA for headers; None when the domain cannot be encoded."""
-    local, _, domain = email.rpartition("@")
-    ascii_domain = _ascii_domain(domain)
-    if ascii_domain is None:
+    lead keeps it, and in IDNA for headers; None when mail cannot carry the address.
+
+    One rule for intake and sending: an address is accepted only when `mail_headers.mailbox`,
+    which writes every address header the outbox sends, writes it (`x@y.xn--a-` matches the
+    form's pattern, and no header can carry it)."""
+    try:
+        box = mail_headers.mailbox(email)
+    except mail_headers.HeaderRefused:
         return None
-    return f"{local}@{_display_domain(ascii_domain)}", f"{local}@{ascii_domain}"
+    return f"{box.local}@{_display_domain(box.domain)}", box.addr_spec
 
 
 def email_lookup_forms(email: str) -> frozenset[str]:
@@ -396,8 +401,11 @@ def email_lookup_forms(email: str) -> frozenset[str]:
     Intake (`validate_fields`) stores an email stripped, NFC, its domain readable and lower-case;
     mail headers carry the domain in IDNA. So an address typed with another case, in NFD, or with
     its domain in punycode or Unicode gives the same forms here, and a data-subject lookup or
-    erasure finds what intake stored. The local part is ASCII (the pattern's dot-atom): lower-case
-    compares it as SQL's lower() does. An address the form would refuse (a provider's claim such as
+    erasure finds what intake stored. The domain's IDNA 2003 mapping is one more form: IDNA 2008
+    (what intake writes) keeps ß and ς, IDNA 2003 maps them to ss and σ, so `faß.example` and
+    `fass.example` are one address to a mail program of either age (two writings are one address
+    when their forms meet). The local part is ASCII (the pattern's dot-atom): lower-case compares it as
+    SQL's lower() does. An address the form would refuse (a provider's claim such as
     `user@localhost`) still gives its stripped, NFC, lower-case self."""
     value = unicodedata.normalize("NFC", (email or "").replace("\t", " ").strip(" \u00a0\u202f\n\r"))
     forms = {value.lower()}
@@ -405,7 +413,26 @@ def email_lookup_forms(email: str) -> frozenset[str]:
         converted = _email_forms(value)
         if converted is not None:
             forms.update(form.lower() for form in converted)
+        forms |= {
+            f"{local}@{mapped}"
+            for local, _, domain in (form.rpartition("@") for form in forms)
+            for mapped in _idna2003_forms(domain)
+        }
     return frozenset(form for form in forms if form)
+
+
+def _idna2003_forms(domain: str) -> set[str]:
+    """A domain as IDNA 2003 writes it (Python's `idna` codec, nameprep: ß → ss, ς → σ), in ASCII
+    and readable; none when it has no such form."""
+    try:
+        readable = idna.decode(domain) if "xn--" in domain else domain
+    except idna.IDNAError:
+        readable = domain
+    try:
+        ascii_form = readable.encode("idna").decode("ascii").lower()
+        return {ascii_form, ascii_form.encode("ascii").decode("idna").lower()}
+    except UnicodeError:
+        return set()
 
 
 class LeadInput(FormFields):
@@ -455,6 +482,8 @@ def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, st
     text = payload.get("text")
     if text is not None and (not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH):
         errors["text"] = f"At most {MAX_TEXT_LENGTH} characters."
+    elif isinstance(text, str) and not (_FREE_TEXT.fullmatch(text) and contact_patterns.is_text(text)):
+        errors["text"] = "No control, text-direction or non-text characters (line breaks are fine)."
     for flag in ("mailSent", "error"):
         if payload.get(flag) not in (None, True, False):
             errors[flag] = "Must be a boolean."

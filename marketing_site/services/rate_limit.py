@@ -131,3 +131,85 @@ def make_rate_limiter(limit: int, window: float) -> RateLimiter | RedisRateLimit
     return RedisRateLimiter(
         limit, window, settings.redis_url, prefix=f"{settings.redis_key_prefix}rate:{limit}/{window}:"
     )
+
+
+# ----------------------------------------------------------------------------- daily quotas
+
+
+class DailyQuota:
+    """At most `limit` distinct members per key and UTC day, in process memory: a member already
+    admitted that day is admitted again, a new one only while the key has room.
+
+    What one client may add in a day (the audience's new sources and combinations), rather than
+    how often it may ask. Keys and members are what the caller gives (hashes: nothing a visitor
+    sent is kept). At most MAX_KEYS keys a day: past it the oldest key is forgotten (its client
+    starts again, as a new address would)."""
+
+    MAX_KEYS = 50_000
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._day = ""
+        self._members: dict[str, set[str]] = {}
+        self._lock = threading.Lock()
+
+    def admit(self, key: str, member: str, day: str) -> bool:
+        """True when `member` is, or now becomes, one of `key`'s members on `day` (an ISO date)."""
+        with self._lock:
+            if day != self._day:
+                self._day, self._members = day, {}
+            members = self._members.get(key)
+            if members is None:
+                if len(self._members) >= self.MAX_KEYS:
+                    self._members.pop(next(iter(self._members)))
+                members = self._members[key] = set()
+            if member in members:
+                return True
+            if len(members) >= self.limit:
+                return False
+            members.add(member)
+            return True
+
+
+# One set per key and day; it expires two days after its day began (the day's own key then names
+# no day in use). Returns 1 when admitted, 0 when the key is full.
+_REDIS_ADMIT = """
+local key, limit, member = KEYS[1], tonumber(ARGV[1]), ARGV[2]
+if redis.call('SISMEMBER', key, member) == 1 then return 1 end
+if redis.call('SCARD', key) >= limit then return 0 end
+redis.call('SADD', key, member)
+redis.call('EXPIRE', key, 172800)
+return 1
+"""
+
+
+class RedisDailyQuota:
+    """The same quota, shared by every worker and machine through Redis; in process memory while
+    Redis cannot be reached (the quota is then per process)."""
+
+    def __init__(self, limit: int, url: str, prefix: str):
+        import redis
+
+        self.limit = limit
+        self.prefix = prefix
+        self._client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+        self._script = self._client.register_script(_REDIS_ADMIT)
+        self._fallback = DailyQuota(limit)
+        self._errors = (redis.RedisError, OSError)
+
+    def admit(self, key: str, member: str, day: str) -> bool:
+        try:
+            return bool(int(self._script(keys=[f"{self.prefix}{day}:{key}"], args=[self.limit, member])))
+        except self._errors as error:
+            log.warning("daily quota: Redis unavailable (%s), counting in this process", type(error).__name__)
+            return self._fallback.admit(key, member, day)
+
+
+def make_daily_quota(limit: int, name: str) -> DailyQuota | RedisDailyQuota:
+    """Redis-backed when REFLEX_REDIS_URL is set (several workers or machines), else in memory."""
+    from marketing_site.settings import get_settings
+
+    settings = get_settings()
+    if not settings.redis_url:
+        return DailyQuota(limit)
+    return RedisDailyQuota(limit, settings.redis_url, prefix=f"{settings.redis_key_prefix}quota:{name}/{limit}:")

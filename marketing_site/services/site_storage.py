@@ -50,6 +50,12 @@ SCROLL_POSITIONS = StoredItem("scroll_positions", "react-router-scroll-positions
 # Written only when the visitor objects to the audience measurement (assets/site_ui.jsx, the
 # privacy policy's button): the measurement itself writes nothing.
 AUDIENCE_OPT_OUT = StoredItem("audience_opt_out", "nereo_audience_opt_out", "localStorage", "necessary", None)
+# The client variables a visitor's own actions set (reflex_internals/client_state.py): a closed
+# announcement, the testimonials' pause. One JSON object per storage area, written only when the
+# visitor acts. The session one is listed (in ITEMS, so in the privacy policy) once a variable
+# uses it: tests/test_client_state.py checks that every area a declared variable uses is listed.
+CLIENT_VARS = StoredItem("client_vars", "nereo_client", "localStorage", "necessary", None)
+CLIENT_VARS_SESSION = StoredItem("client_vars_session", "nereo_client", "sessionStorage", "necessary", None)
 
 ITEMS: tuple[StoredItem, ...] = (
     CONSENT,
@@ -62,4 +68,5 @@ ITEMS: tuple[StoredItem, ...] = (
     THEME,
     SCROLL_POSITIONS,
     AUDIENCE_OPT_OUT,
+    CLIENT_VARS,
 )

@@ -74,14 +74,18 @@ def filters(text: dict) -> rx.Component:
             download_link(text["export"], ConsoleState.export_href, "console-export"),
             class_name="console__actions",
         ),
-        rx.cond(
-            ConsoleState.filter_error != "",
-            rx.el.p(
-                rx.match(ConsoleState.filter_error, *[(k, v) for k, v in text["errors"].items()], ""),
-                class_name="console__error",
-                role="alert",
-                data_testid="console-filter-error",
+        # The alert region is in the page before its message (one that appears with its message
+        # already in it may not be said).
+        rx.el.div(
+            rx.cond(
+                ConsoleState.filter_error != "",
+                rx.el.p(
+                    rx.match(ConsoleState.filter_error, *[(k, v) for k, v in text["errors"].items()], ""),
+                    class_name="console__error",
+                    data_testid="console-filter-error",
+                ),
             ),
+            role="alert",
         ),
         on_submit=ConsoleState.apply_filters,
         reset_on_submit=False,
@@ -93,7 +97,10 @@ def _header(text: dict, column: str, lang: str) -> rx.Component:
     label = text["columns"][column] if column in text["columns"] else field_label(column, lang)
     if column not in SORTS:
         return rx.el.th(label, scope="col")
-    arrow = rx.cond(ConsoleState.sort == column, rx.cond(ConsoleState.descending, " ↓", " ↑"), "")
+    # The arrow is for the eye: the header's aria-sort says the order.
+    arrow = rx.el.span(
+        rx.cond(ConsoleState.sort == column, rx.cond(ConsoleState.descending, " ↓", " ↑"), ""), aria_hidden="true"
+    )
     return rx.el.th(
         rx.el.button(
             label,

@@ -53,6 +53,14 @@ def trial_form() -> rx.Component:
             class_name="btn btn--primary",
             data_testid="trial-submit",
         ),
+        # Said while the environment is being created (the button's own words change where a
+        # screen reader does not look again; the page then leaves for the application).
+        rx.el.p(
+            rx.cond(TrialState.submitting, message("free_trial.submitting"), ""),
+            role="status",
+            class_name="sr-only",
+            data_testid="trial-status",
+        ),
         rx.el.p(
             message("free_trial.privacy"),
             " ",

@@ -12,7 +12,6 @@ import { EventLoopContext } from "$/utils/context";
 import { refs } from "$/utils/state";
 
 const REPORT_URL = "/api/v1/client-report";
-const REF_NAME = "ref_site_error";
 
 // Eight hexadecimal characters, the first a letter, as the server makes them (logs.new_reference):
 // the log's phone-number mask would hide an all-digit one.
@@ -25,14 +24,14 @@ function newReference() {
   return "ABCDEF"[bytes[0] % 6] + hex.slice(1);
 }
 
-export function SiteNotice({ messages }) {
+export function SiteNotice({ messages, refName }) {
   const loop = useContext(EventLoopContext);
   const connectErrors = (loop && loop[1]) || [];
   const [notice, setNotice] = useState(null); // {kind: handler | connection | reconnected, ref}
   const lost = useRef(null);
 
   useEffect(() => {
-    refs[REF_NAME] = {
+    refs[refName] = {
       current: {
         set value(reference) {
           setNotice({ kind: "handler", ref: String(reference).slice(0, 16) });
@@ -40,9 +39,9 @@ export function SiteNotice({ messages }) {
       },
     };
     return () => {
-      delete refs[REF_NAME];
+      delete refs[refName];
     };
-  }, []);
+  }, [refName]);
 
   const down = connectErrors.length > 0;
   useEffect(() => {
