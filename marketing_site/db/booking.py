@@ -59,6 +59,6 @@ class Booking(VisitAttribution, table=True):
     client_key: str = Field(default="", max_length=32, sa_column_kwargs={"server_default": ""})
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False))
     cancelled_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
-    # BY_VISITOR or BY_TEAM once cancelled (empty before; bookings cancelled before migration 0016
+    # BY_VISITOR or BY_TEAM once cancelled (empty before; bookings cancelled before migration 0017
     # were all the visitor's).
     cancelled_by: str = Field(default="", max_length=10, sa_column_kwargs={"server_default": ""})

@@ -1,8 +1,8 @@
 """Who cancelled a demo booking: the visitor (their mail's link) or the team (the console's
 Bookings view, on the person's behalf).
 
-Revision ID: 0016_booking_cancelled_by
-Revises: 0015_lasting_identifiers
+Revision ID: 0017_booking_cancelled_by
+Revises: 0016_booking_client_key
 """
 
 from collections.abc import Sequence
@@ -11,8 +11,8 @@ import sqlalchemy as sa
 
 from alembic import op
 
-revision: str = "0016_booking_cancelled_by"
-down_revision: str | None = "0015_lasting_identifiers"
+revision: str = "0017_booking_cancelled_by"
+down_revision: str | None = "0016_booking_client_key"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
