@@ -1,5 +1,5 @@
 // The built-in demo scheduler (BOOKING_URL empty): the next free slots in the
-// visitor's time zone, then the lead form's five fields, then a confirmation.
+// visitor's time zone, then the demo form's fields, then a confirmation.
 //   GET  /api/v1/booking/slots  -> UTC slot ids, grouped here by day in the visitor's zone (Intl)
 //   POST /api/v1/booking        -> 201 booked · 409 taken · 422 errors by field · 429
 // Keyboard: days and slots are radio groups (arrow keys move and select, Home/End), the
@@ -7,7 +7,7 @@
 // paint, so nothing moves when the slots arrive.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
-import { Announced, ContactFields, checkFields, postWithRetries } from "./lead_form.jsx";
+import { Announced, FormFields, checkFields, postWithRetries } from "./lead_form.jsx";
 import { visitAttribution } from "./site_ui.jsx";
 
 const SLOTS_URL = "/api/v1/booking/slots";
@@ -307,7 +307,7 @@ export function BookingScheduler({
           </p>
           <p className="lead-form__note">{requiredNote}</p>
           <div className="booking-scheduler__fields">
-            <ContactFields
+            <FormFields
               fields={fields}
               idPrefix="booking"
               errors={fieldErrors}

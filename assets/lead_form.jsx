@@ -43,11 +43,11 @@ export function checkFields(formElement, fields) {
   return refused;
 }
 
-// The contact fields (services.leads.contact_field_specs, typed there as ContactFieldSpec): each
+// The fields a form asks (services.leads.field_specs, typed there as FieldSpec): each
 // one's kind (text, email, tel: an <input>; textarea; select with its options), whether it is
 // required, the server's pattern and length, its label and the message next to it. Rendered as
 // given, in the given order. Shared by the lead form and the scheduler.
-export function ContactFields({ fields, idPrefix, errors, onEdit, firstRef }) {
+export function FormFields({ fields, idPrefix, errors, onEdit, firstRef }) {
   return fields.map((field, index) => {
     const inputId = `${idPrefix}-${field.name}`;
     const message = errors[field.name];
@@ -288,7 +288,7 @@ export function LeadForm({
       data-error={String(error)}
     >
       <p className="lead-form__note">{requiredNote}</p>
-      <ContactFields
+      <FormFields
         fields={fields}
         idPrefix={id}
         errors={fieldErrors}

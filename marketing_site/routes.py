@@ -209,3 +209,4 @@ def counterpart_path(path: str) -> str:
 
 # The console's CSV export (api/console.py serves it; the console's state links to it).
 CONSOLE_LEADS_CSV = "/api/console/leads.csv"
+CONSOLE_BOOKINGS_CSV = "/api/console/bookings.csv"

@@ -17,7 +17,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from lead_corpus import ACCEPTED, BASE, REFUSED
 
-from marketing_site.services.leads import validate_contact
+from marketing_site.services.leads import validate_fields
 
 
 def main() -> int:
@@ -27,9 +27,9 @@ def main() -> int:
     for field in BASE:
         good = ACCEPTED.get(field, [])
         bad = REFUSED.get(field, [])
-        accepted = sum(validate_contact({**BASE, field: v}).ok for v in good)
-        refused = sum(field in validate_contact({**BASE, field: v}).errors for v in bad)
-        wrong += [(field, v) for v in good if not validate_contact({**BASE, field: v}).ok]
+        accepted = sum(validate_fields("ebook", {**BASE, field: v}).ok for v in good)
+        refused = sum(field in validate_fields("ebook", {**BASE, field: v}).errors for v in bad)
+        wrong += [(field, v) for v in good if not validate_fields("ebook", {**BASE, field: v}).ok]
         print(f"{field:<10} {len(good):>9} {accepted:>8}   {len(bad):>11} {refused:>7}")
         for i, n in enumerate((len(good), accepted, len(bad), refused)):
             totals[i] += n
@@ -38,7 +38,7 @@ def main() -> int:
     for field, values in REFUSED.items():
         for value in values:
             print(
-                f"  {field:<9} {value!r:<45} {validate_contact({**BASE, field: value}).errors.get(field, 'ACCEPTED')}"
+                f"  {field:<9} {value!r:<45} {validate_fields('ebook', {**BASE, field: value}).errors.get(field, 'ACCEPTED')}"
             )
     if wrong:
         print("\nplausible values refused:", wrong)

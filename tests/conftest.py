@@ -39,9 +39,11 @@ from servers import (
     PrivateRedis,
     SiteServer,
     SmtpSink,
+    drop_test_database,
     drop_test_databases,
     engines,
     free_port,
+    migrated_database,
     migrated_sqlite_copy,
     refuse_without_build,
 )
@@ -275,6 +277,43 @@ def service(tmp_path, monkeypatch):
     yield leads
     for cached in (settings.get_settings, db.engine_for, leads._limiters):
         cached.cache_clear()
+
+
+def _clear_service_caches() -> None:
+    from marketing_site import db, settings
+    from marketing_site.services import booking, leads
+
+    for cached in (settings.get_settings, db.engine_for, leads._limiters, booking._limiter):
+        cached.cache_clear()
+    booking._busy_feed.clear()
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    """The services bound to a fresh migrated database on the lane's engine (PostgreSQL when
+    TEST_DATABASE_URL is set, else SQLite), every hour of every day bookable, and limits out of
+    the way: one address stores a lead and a booking per example of a property test
+    (tests/lead_payloads.py UNBOUNDED_INTAKE)."""
+    from lead_payloads import UNBOUNDED_INTAKE
+
+    from marketing_site import db
+
+    url, database = migrated_database(tmp_path, "store")
+    for name, value in {
+        **UNBOUNDED_INTAKE,
+        "DATABASE_URL": url,
+        "MAIL_SINK_DIR": str(tmp_path / "mail"),
+        "BOOKING_DAYS_AHEAD": "3",
+    }.items():
+        monkeypatch.setenv(name, value)
+    for name in ("SMTP_HOST", "REDIS_URL"):
+        monkeypatch.delenv(name, raising=False)
+    _clear_service_caches()
+    yield
+    db.get_engine().dispose()
+    _clear_service_caches()
+    if database:
+        drop_test_database(database)
 
 
 @dataclass(frozen=True)

@@ -170,6 +170,18 @@ def migrated_postgresql_copy(name: str) -> None:
     engine.dispose()
 
 
+def migrated_database(folder: Path, name: str) -> tuple[str, str]:
+    """A fresh database at the migrations' head on the run's engine: (its URL, the PostgreSQL
+    database's name to drop after, or "" for an SQLite file in `folder`)."""
+    if "TEST_DATABASE_URL" in engines():
+        database = f"{PG_PREFIX}{name}_{time.time_ns()}"
+        url = create_test_database(database)
+        migrated_postgresql_copy(database)
+        return url, database
+    migrated_sqlite_copy(folder / f"{name}.db")
+    return f"sqlite:///{folder / f'{name}.db'}", ""
+
+
 def run_in_own_loop(coroutine: Any) -> Any:
     """`asyncio.run` in a thread of its own: once a browser test has run, Playwright's sync API
     holds a running event loop in the test's thread, where `asyncio.run` refuses to start."""

@@ -10,20 +10,14 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from lead_payloads import form_values
 from servers import free_port, migrated_sqlite_copy
 from sqlmodel import select
 
 # Monday 21 December 2026, 08:00 in Paris (UTC+1); Friday the 25th is Christmas.
 NOW = datetime(2026, 12, 21, 7, 0, tzinfo=UTC)
-CONTACT = {
-    "name": "Lefèvre",
-    "firstname": "Hélène",
-    "phone": "+33 1 23 45 67 89",
-    "company": "Banque Exemple",
-    "email": "helene.lefevre@example.com",
-    "lang": "fr",
-    "timezone": "Europe/Paris",
-}
+# The demo form's fields (from their specs), the page's language and the visitor's zone.
+CONTACT = form_values("demo", lang="fr", timezone="Europe/Paris")
 
 
 def utc(text: str) -> datetime:
@@ -173,10 +167,10 @@ def test_bad_contact_details_use_the_lead_rules_and_change_nothing(scheduler):
     assert result.status == "invalid"
     assert set(result.errors) == {"email", "phone", "company", "timezone"}
     # The lead form's own rules and messages, in the page's language (French by default).
-    from marketing_site.services.leads import validate_contact
+    from marketing_site.services.leads import validate_fields
 
-    assert result.errors["company"] == validate_contact({"company": " "}, "fr").errors["company"]
-    assert result.errors["phone"] == validate_contact({"phone": "call me"}, "fr").errors["phone"]
+    assert result.errors["company"] == validate_fields("demo", {"company": " "}, "fr").errors["company"]
+    assert result.errors["phone"] == validate_fields("demo", {"phone": "call me"}, "fr").errors["phone"]
     with new_session() as session:
         assert session.exec(select(Lead)).all() == []
 

@@ -11,19 +11,22 @@ from datetime import UTC, datetime, timedelta
 
 import httpx2
 import pytest
+from lead_payloads import form_values
 from servers import SiteServer, free_port
 
 SLOTS = "/api/v1/booking/slots"
 BOOK = "/api/v1/booking"
 CANCEL = "/api/v1/booking/cancel"
-CONTACT = {
-    "name": "Martin",
-    "firstname": "Paul",
-    "phone": "+33 6 12 34 56 78",
-    "company": "Gestion Privée Martin",
-    "lang": "fr",
-    "timezone": "Europe/Paris",
-}
+# The demo form's fields (from their specs; the email is each test's), the page's language, the zone.
+CONTACT = form_values(
+    "demo",
+    name="Martin",
+    firstname="Paul",
+    phone="+33 6 12 34 56 78",
+    company="Gestion Privée Martin",
+    lang="fr",
+    timezone="Europe/Paris",
+)
 
 
 def _counts(server: SiteServer) -> tuple[int, int, int]:

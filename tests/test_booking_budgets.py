@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import httpx2
 import pytest
+from lead_payloads import booking_payload, fill_form
 from servers import SiteServer, free_port
 
 pytestmark = pytest.mark.browser
 
 BOOK = "/api/v1/booking"
-CONTACT = {"name": "Lefèvre", "firstname": "Hélène", "phone": "+33 1 23 45 67 89", "company": "Banque Exemple"}
 PER_IP, PER_EMAIL, PER_ADDRESS, ALERT = 4, 1, 2, 3
 SPENT = "spent@example.com"
 
@@ -43,7 +43,7 @@ def limited(workdir):
 
 
 def _book(site: SiteServer, visitor: str | None, email: str, slot: str, lang: str = "fr") -> httpx2.Response:
-    payload = {**CONTACT, "email": email, "slot": slot, "lang": lang, "timezone": "Europe/Paris"}
+    payload = booking_payload(slot, email=email, lang=lang)
     headers = {"X-Forwarded-For": visitor} if visitor else {}
     return httpx2.post(site.url + BOOK, json=payload, headers=headers, timeout=30)
 
@@ -106,8 +106,8 @@ def test_the_widget_says_why_a_booking_is_refused(
     page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'choose'")
     page.locator(".booking-scheduler__slot").first.click()
     page.get_by_role("button", name=proceed).click()
-    for field, value in {**CONTACT, "email": "widget@example.com"}.items():
-        page.fill(f"#booking-{field}", value)
+    lang = "en" if path.startswith("/en/") else "fr"
+    fill_form(page.locator(".booking-scheduler"), "demo", lang, {"email": "widget@example.com"})
     page.get_by_role("button", name=confirm).click()
     alert = page.get_by_role("alert")
     alert.wait_for()

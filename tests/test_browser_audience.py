@@ -24,9 +24,9 @@ import pytest
 from browser_checks import provider_login
 from conftest import CONSOLE_ADMIN_USER
 from lead_corpus import BASE
+from lead_payloads import fill_form
 
 from marketing_site import routes
-from marketing_site.content.words import words
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +35,6 @@ BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Ge
 RUN = str(time.time_ns())
 DOC_CAMPAIGN = f"kyc-launch-{RUN}"
 HOME_CAMPAIGN = f"portal-q4-{RUN}"
-LABELS = words("fr", "lead_forms")["labels"]
 AUDIENCE = "/api/v1/audience"
 
 
@@ -71,8 +70,7 @@ def _click_link(page, scope: str, path: str) -> None:
 def _download(page, email: str) -> None:
     form = page.locator("form.lead-form")
     form.wait_for()
-    for field, label in LABELS.items():
-        form.get_by_label(label).fill({**BASE, "email": email}[field])
+    fill_form(form, form.get_attribute("id").removeprefix("lead-"), "fr", {**BASE, "email": email})
     with page.expect_download():
         form.get_by_role("button").click()
 

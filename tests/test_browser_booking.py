@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 import httpx2
 import pytest
 from icalendar import Calendar
+from lead_payloads import booking_payload, fill_form
 
 CASES = {
     "fr": {
@@ -40,7 +41,7 @@ CASES = {
         "day_offset": 2,
     },
 }
-CONTACT = {"name": "Lefèvre", "firstname": "Hélène", "phone": "+33 1 23 45 67 89", "company": "Banque Exemple"}
+SCHEDULER = ".booking-scheduler"
 
 
 def _calendar_part(message: Message) -> tuple[str, Calendar]:
@@ -119,10 +120,9 @@ def test_book_a_demo_with_the_keyboard_then_cancel_it(lang, new_page, site, site
     assert slot.inner_text() == local.strftime("%H:%M")
     page.keyboard.press("Enter")
 
-    # The lead form's five fields; the first has the focus.
+    # The demo form's fields (from their specs); the first has the focus.
     page.wait_for_function("() => document.activeElement?.id === 'booking-name'")
-    for field, value in {**CONTACT, "email": case["email"]}.items():
-        page.fill(f"#booking-{field}", value)
+    fill_form(page.locator(SCHEDULER), "demo", lang, {"email": case["email"]})
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'booked'")
     assert case["booked"] in page.locator(".booking-scheduler__booked").inner_text()
@@ -223,11 +223,10 @@ def test_refusals_in_the_browser_are_clear_and_accessible(new_page, site, site_s
     # Another visitor books the same slot first.
     taken = httpx2.post(
         site + "/api/v1/booking",
-        json={**CONTACT, "email": "quicker@example.com", "lang": "fr", "timezone": "Europe/Paris", "slot": slot_id},
+        json=booking_payload(slot_id, email="quicker@example.com"),
     )
     assert taken.status_code == 201
-    for field, value in {**CONTACT, "email": "slower@example.com"}.items():
-        page.fill(f"#booking-{field}", value)
+    fill_form(page.locator(SCHEDULER), "demo", "fr", {"email": "slower@example.com"})
     page.get_by_role("button", name="Confirmer la réservation").click()
     page.wait_for_function("() => document.querySelector('.booking-scheduler')?.dataset.phase === 'choose'")
     assert "Ce créneau vient d'être réservé" in page.get_by_role("alert").inner_text()
@@ -236,8 +235,7 @@ def test_refusals_in_the_browser_are_clear_and_accessible(new_page, site, site_s
 
     page.locator(".booking-scheduler__slot").first.click()
     page.get_by_role("button", name="Continuer avec ce créneau").click()
-    for field, value in {**CONTACT, "phone": "call me", "email": "slower@example.com"}.items():
-        page.fill(f"#booking-{field}", value)
+    fill_form(page.locator(SCHEDULER), "demo", "fr", {"phone": "call me", "email": "slower@example.com"})
     booking_posts: list[str] = []
     page.on("request", lambda r: booking_posts.append(r.url) if r.method == "POST" else None)
     page.get_by_role("button", name="Confirmer la réservation").click()
@@ -313,8 +311,7 @@ def test_no_text_leaves_its_box_in_the_booking_flow_with_a_long_email(new_page, 
     page.set_viewport_size({"width": 320, "height": 900})
     page.locator(".booking-scheduler__slot").first.click()
     page.get_by_role("button", name="Continuer avec ce créneau").click()
-    for field, value in {**CONTACT, "email": LONG_EMAIL}.items():
-        page.fill(f"#booking-{field}", value)
+    fill_form(page.locator(SCHEDULER), "demo", "fr", {"email": LONG_EMAIL})
     faults += _sweep(page, ".booking-scheduler", "form")
     page.set_viewport_size({"width": 320, "height": 900})
     page.get_by_role("button", name="Confirmer la réservation").click()
@@ -337,13 +334,12 @@ def test_the_cancel_page_belongs_to_the_site(new_page, site, smtp, page_errors):
     booking's language; never indexed, and no referrer for the token in its URL."""
     booked = httpx2.post(
         site + "/api/v1/booking",
-        json={
-            **CONTACT,
-            "email": "cancel.frame@example.com",
-            "lang": "en",
-            "timezone": "Europe/London",
-            "slot": httpx2.get(site + "/api/v1/booking/slots").json()["slots"][-1],
-        },
+        json=booking_payload(
+            httpx2.get(site + "/api/v1/booking/slots").json()["slots"][-1],
+            email="cancel.frame@example.com",
+            lang="en",
+            timezone="Europe/London",
+        ),
     )
     assert booked.status_code == 201
     [mail] = _to(smtp, "cancel.frame@example.com", 1)
@@ -377,8 +373,7 @@ def test_a_booking_met_by_502_twice_is_sent_again_and_made_once(new_page, site, 
     page.locator(".booking-scheduler__slot").first.click()
     page.get_by_role("button", name="Continuer avec ce créneau").click()
     email = f"retry-{time.time_ns()}@example.com"
-    for field, value in {**CONTACT, "email": email}.items():
-        page.fill(f"#booking-{field}", value)
+    fill_form(page.locator(SCHEDULER), "demo", "fr", {"email": email})
     page.evaluate(
         """() => new MutationObserver(() => {
             const note = document.querySelector('.booking-scheduler .lead-form__retrying');

@@ -17,14 +17,15 @@ from urllib.parse import quote
 import httpx2
 import pytest
 from lead_corpus import ACCEPTED, BASE, REFUSED
-from lead_payloads import lead_payload
+from lead_payloads import fill_form, form_values, lead_payload
 from pypdf import PdfReader
 
 from marketing_site import routes
 from marketing_site.components.lead_form import SEND_RETRY
 from marketing_site.content.downloads import document_for
-from marketing_site.content.lead_forms import FORMS
+from marketing_site.content.lead_forms import DOWNLOAD_FORMS
 from marketing_site.content.words import words as site_words
+from marketing_site.services.leads import field_specs
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +47,6 @@ EN_FORM_PAGES = {
     "portal_documentation": routes.FEATURE_PORTAL.en,
     "kyc_documentation": routes.FEATURE_COMPLIANCE.en,
 }
-LABELS = {"fr": FR["labels"], "en": EN["labels"]}
 
 
 def _open_form(new_page, site, path, **kwargs):
@@ -72,9 +72,10 @@ def _success_text(page) -> str:
 
 
 def _fill(form, email, phone="+33 6 12 34 56 78", lang="fr", **overrides):
-    values = {**BASE, "email": email, "phone": phone, **overrides}
-    for field, label in LABELS[lang].items():
-        form.get_by_label(label).fill(values[field])
+    """Every field the form asks (from its specs; the form's id is `lead-<form key>`), with the
+    corpus' plausible values where it has one."""
+    form_key = form.get_attribute("id").removeprefix("lead-")
+    fill_form(form, form_key, lang, {**BASE, "email": email, "phone": phone, **overrides})
 
 
 # One person downloads all five documents (the per-email limit lets them).
@@ -89,13 +90,13 @@ def test_successful_request_downloads_thanks_mails_and_stores(new_page, site, si
     with page.expect_request("**/api/v1/mail/send") as request_info, page.expect_download() as download_info:
         form.get_by_role("button").click()
     download = download_info.value
-    document = document_for(FORMS[form_key]["document"], "fr")
+    document = document_for(DOWNLOAD_FORMS[form_key]["document"], "fr")
     assert download.suggested_filename == document["display_name"]
     assert Path(download.path()).read_bytes()[:5] == b"%PDF-"
     assert _success_text(page) == "Merci pour votre téléchargement"
-    expected = FORMS[form_key]["thanks"]["fr"]
+    expected = DOWNLOAD_FORMS[form_key]["thanks"]["fr"]
     page.wait_for_function("(p) => decodeURIComponent(location.pathname) === p", arg=expected)
-    subject = FORMS[form_key]["subject"]
+    subject = DOWNLOAD_FORMS[form_key]["subject"]
     mails = smtp.wait_for(1, subject=subject, reply_to=email)
     assert len(mails) == 1
     body = mails[0].get_payload(decode=True).decode().replace("\r\n", "\n")
@@ -115,13 +116,13 @@ def test_english_pages_download_the_english_document(new_page, site, site_server
     _fill(form, email, lang="en")
     with page.expect_download() as download_info:
         form.get_by_role("button").click()
-    document = document_for(FORMS[form_key]["document"], "en")
+    document = document_for(DOWNLOAD_FORMS[form_key]["document"], "en")
     assert download_info.value.suggested_filename == document["display_name"]
     data = Path(download_info.value.path()).read_bytes()
     cover = PdfReader(download_info.value.path()).pages[0].extract_text().splitlines()
     assert data.startswith(b"%PDF-") and b"/Lang (en-GB)" in data and "Contents" in cover
     page.wait_for_function("() => location.pathname === '/en/merci'")
-    [mail] = smtp.wait_for(1, subject=FORMS[form_key]["subject"], reply_to=email)
+    [mail] = smtp.wait_for(1, subject=DOWNLOAD_FORMS[form_key]["subject"], reply_to=email)
     body = mail.get_payload(decode=True).decode().replace("\r\n", "\n")
     assert f"Document : {document['display_name']} (version anglaise)\n" in body
     assert site_server.query("SELECT lang FROM lead WHERE email = ?", email) == [("en",)]
@@ -312,9 +313,9 @@ def test_required_fields_are_enforced_by_the_browser(new_page, site, site_server
     form.get_by_role("button").click()
     page.wait_for_timeout(300)
     assert requests == []
-    for name in ("name", "firstname", "phone", "company", "email"):
-        field = form.locator(f"input[name={name}]")
-        assert field.get_attribute("required") is not None
+    for spec in field_specs("ebook", "fr"):
+        field = form.locator(f"[name={spec['name']}]")
+        assert (field.get_attribute("required") is not None) == spec["required"], spec["name"]
     assert form.locator("input[name=phone]").get_attribute("type") == "tel"
     assert form.locator("input[name=email]").get_attribute("type") == "email"
     assert "Politique de confidentialité" in form.inner_text()
@@ -425,22 +426,22 @@ def test_autofill_and_an_immediate_click_succeed_and_a_fast_lead_is_flagged(new_
     with page.expect_request(lambda r: "/api/v1/mail/send" in r.url) as request_info:
         page.evaluate(
             """(values) => {
-                const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
                 for (const [name, value] of Object.entries(values)) {
-                    const input = document.querySelector(`form.lead-form input[name=${name}]`);
-                    setter.call(input, value);
-                    input.dispatchEvent(new Event("input", { bubbles: true }));
+                    const field = document.querySelector(`form.lead-form [name=${name}]`);
+                    const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), "value").set;
+                    setter.call(field, value);
+                    field.dispatchEvent(new Event("input", { bubbles: true }));
                 }
                 document.querySelector("form.lead-form button[type=submit]").click();
             }""",
-            {**BASE, "email": email, "phone": "+44 20 7946 0000"},
+            form_values("ebook", **{**BASE, "email": email, "phone": "+44 20 7946 0000"}),
         )
     page.wait_for_function("() => location.pathname === '/en/merci'")
     # Flagged when sent within LEAD_MIN_FILL_SECONDS of the form appearing (2 s; a loaded
     # machine can take longer between the page's mount and the script's click).
     fast = request_info.value.post_data_json["elapsedMs"] < 2000
     assert site_server.query("SELECT flags FROM lead WHERE email = ?", email) == [("fast" if fast else "",)]
-    [mail] = smtp.wait_for(1, subject=FORMS["ebook"]["subject"], reply_to=email)
+    [mail] = smtp.wait_for(1, subject=DOWNLOAD_FORMS["ebook"]["subject"], reply_to=email)
     assert ("À vérifier : formulaire envoyé très vite" in mail.get_payload(decode=True).decode()) == fast
 
 

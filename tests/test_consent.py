@@ -17,6 +17,7 @@ from types import SimpleNamespace
 from urllib.parse import parse_qs, quote
 
 import pytest
+from lead_payloads import fill_form
 
 from marketing_site import routes
 from marketing_site.components.consent import COOKIE_MAX_AGE_DAYS, COOKIE_NAME
@@ -412,11 +413,8 @@ def test_grant_and_revoke_drive_tracking(new_page, site):
 
 def _submit_english_white_paper(visit: Visit) -> None:
     form = visit.page.locator("form.lead-form")
-    form.get_by_label("Your last name*").fill("Smith")
-    form.get_by_label("Your first name*").fill("Jane")
-    form.get_by_label("Your phone*").fill("+44 20 7946 0000")
-    form.get_by_label("Your company*").fill("Smith Wealth")
-    form.get_by_label("Your email*").fill(f"conversion-{time.time_ns()}@example.com")
+    values = {"name": "Smith", "firstname": "Jane", "phone": "+44 20 7946 0000", "company": "Smith Wealth"}
+    fill_form(form, "white_paper", "en", {**values, "email": f"conversion-{time.time_ns()}@example.com"})
     time.sleep(0.4)
     with visit.page.expect_download():
         form.get_by_role("button").click()

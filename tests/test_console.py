@@ -2,8 +2,9 @@
 the real database of the session's site and its SMTP server (loopback).
 
 The role gate in its three cases, the websocket driven directly by a user without the role,
-the leads table (search, filters, paging), the CSV export, the chart and funnel, mail retry,
-and a data subject's download and erasure with its audit entry.
+the leads table (search, filters, paging), the CSV export, the bookings by day with a
+cancellation on a person's behalf and their export, the chart and funnel, mail retry, and a data
+subject's download and erasure with its audit entry.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import httpx2
 import pytest
@@ -85,8 +87,9 @@ def _seed(site_server, leads: list[dict]) -> list[int]:
     return ids
 
 
-def _seed_booking(site_server, email: str) -> int:
-    """A demo booked this week: its lead (form `demo`) and its booking row; returns the booking's id."""
+def _seed_booking(site_server, email: str, zone: str = "Europe/Paris", company: str = "Chart", **attribution) -> int:
+    """A demo booked (made this week, far ahead): its lead (form `demo`) and its booking row;
+    returns the booking's id."""
     from sqlmodel import Session
 
     from marketing_site.db.booking import Booking
@@ -95,6 +98,7 @@ def _seed_booking(site_server, email: str) -> int:
     engine = _engine(site_server)
     # Far beyond the offer: the booking tests of the same site keep every slot they see.
     start = (datetime.now(UTC) + timedelta(days=400)).replace(minute=0, second=0, microsecond=0)
+    start += timedelta(seconds=uuid.uuid4().int % 1000)
     try:
         with Session(engine) as session, session.begin():
             lead = Lead(
@@ -103,7 +107,7 @@ def _seed_booking(site_server, email: str) -> int:
                 name="Demo",
                 firstname="Chart",
                 phone="+33 1 23 45 67 89",
-                company="Chart",
+                company=company,
                 email=email,
                 idempotency_key=uuid.uuid4().hex,
             )
@@ -111,11 +115,12 @@ def _seed_booking(site_server, email: str) -> int:
             session.flush()
             booking = Booking(
                 lead_id=lead.id,
-                starts_at=start + timedelta(seconds=uuid.uuid4().int % 1000),
+                starts_at=start,
                 ends_at=start + timedelta(minutes=30),
-                visitor_timezone="Europe/Paris",
+                visitor_timezone=zone,
                 lang="fr",
                 uid=f"{uuid.uuid4().hex}@example.test",
+                **attribution,
             )
             session.add(booking)
             session.flush()
@@ -124,6 +129,20 @@ def _seed_booking(site_server, email: str) -> int:
         engine.dispose()
     assert booking_id is not None
     return booking_id
+
+
+def _booking_start(site_server, booking_id: int) -> datetime:
+    from sqlmodel import Session
+
+    from marketing_site.db.booking import Booking
+    from marketing_site.services.booking import _as_utc
+
+    engine = _engine(site_server)
+    try:
+        with Session(engine) as session:
+            return _as_utc(session.get(Booking, booking_id).starts_at)
+    finally:
+        engine.dispose()
 
 
 def _login(page, site, path, user):
@@ -239,6 +258,7 @@ def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_webso
     email = f"{marker}@example.test"
     [lead_id] = _seed(site_server, [{"name": "Victime", "company": marker, "email": email, "mail": "failed"}])
     [(message_id,)] = site_server.query("SELECT id FROM outbox_message WHERE lead_id = ?", lead_id)
+    booking_id = _seed_booking(site_server, f"booked-{email}", company=marker)
     audit_before = site_server.query("SELECT count(*) FROM console_audit")[0][0]
 
     page = new_page()
@@ -280,6 +300,9 @@ def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_webso
         "lookup_subject": {"form_data": {"email": email}},
         "arm_erase": {"checked": True},
         "erase_subject": {"form_data": {"email": email, "confirm": "on"}},
+        "refresh_bookings": {},
+        "cancel_booking": {"booking_id": str(booking_id)},
+        "keep_booking": {},
         "load": {},
     }
     handlers = (
@@ -296,6 +319,7 @@ def test_a_user_without_the_role_cannot_call_the_console_handlers_over_the_webso
     assert marker not in answers and email not in answers  # and sent no lead data
     assert site_server.query("SELECT email FROM lead WHERE id = ?", lead_id) == [(email,)]
     assert site_server.query("SELECT status FROM outbox_message WHERE id = ?", message_id) == [("failed",)]
+    assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("confirmed",)]
     assert site_server.query("SELECT count(*) FROM console_audit")[0][0] == audit_before
     assert page.locator("#leads").count() == 0
 
@@ -478,6 +502,100 @@ def test_chart_and_funnel_show_the_database_figures(new_page, site, site_server)
     assert int(funnel.locator("tr[data-step=thank_you] td").inner_text()) == thanked_before
     # The chart is drawn (bars in the SVG), by recharts on this page only.
     assert page.locator("[data-testid=console-weekly-chart] .recharts-bar-rectangle").count() > 0
+
+
+# ----------------------------------------------------------------------------- bookings
+
+
+def test_bookings_by_day_a_cancellation_on_the_persons_behalf_and_the_export(new_page, site, site_server, smtp):
+    """A demo booked from New York: its day's heading, the slot in both zones, source, campaign
+    and status; the team cancels it (the same button twice, the focus staying on it): the person
+    is mailed, the row says so, the audit log has it; the export neutralises a formula."""
+    from browser_checks import AXE, RUN_AXE
+
+    from marketing_site.services.console_bookings import day_label
+
+    marker = f"bk{uuid.uuid4().hex[:6]}"
+    email = f"{marker}@example.test"
+    booking_id = _seed_booking(
+        site_server,
+        email,
+        zone="America/New_York",
+        company=f"=1+{marker}",
+        utm_source="newsletter",
+        utm_campaign=marker,
+    )
+    start = _booking_start(site_server, booking_id)
+    paris, new_york = start.astimezone(ZoneInfo("Europe/Paris")), start.astimezone(ZoneInfo("America/New_York"))
+    page = new_page()
+    page.add_init_script(path=str(AXE))
+    _login(page, site, "/console", CONSOLE_ADMIN_USER)
+    _granted(page)
+    bookings = page.locator("#bookings")
+    row = bookings.locator(f"tr[data-booking-id='{booking_id}']")
+    row.wait_for()
+    assert page.get_by_test_id("console-team-zone").inner_text() == "Europe/Paris"
+    cells = {
+        c: row.locator(f"td[data-col={c}]").inner_text()
+        for c in ("team_time", "visitor_time", "source", "campaign", "status")
+    }
+    assert cells["team_time"] == f"{paris:%H:%M}–{(paris + timedelta(minutes=30)):%H:%M}"
+    assert cells["visitor_time"].startswith(
+        f"{new_york:%H:%M}–{(new_york + timedelta(minutes=30)):%H:%M} (America/New_York)"
+    )
+    assert (cells["source"], cells["campaign"], cells["status"]) == ("newsletter", marker, "Confirmé")
+    assert email in row.locator("td[data-col=person]").inner_text()
+    # Its day's heading, before it in the table.
+    heading = row.locator("xpath=preceding-sibling::tr[contains(@class, 'console__day')][1]")
+    assert heading.inner_text() == day_label(paris, "fr")
+    assert page.evaluate(RUN_AXE) == []
+
+    button = row.get_by_test_id("console-booking-cancel")
+    button.click()
+    page.wait_for_function(
+        "(id) => document.querySelector(`tr[data-booking-id='${id}'] [data-testid=console-booking-cancel]`)"
+        '?.innerText === "Confirmer l\'annulation"',
+        arg=str(booking_id),
+    )
+    assert button.evaluate("(node) => node === document.activeElement")
+    assert site_server.query("SELECT status FROM booking WHERE id = ?", booking_id) == [("confirmed",)]
+    button.click()
+    page.locator("[data-outcome=booking_cancelled]").wait_for()
+    page.wait_for_function(
+        "(id) => document.querySelector(`tr[data-booking-id='${id}']`)?.dataset.status === 'cancelled_team'",
+        arg=str(booking_id),
+    )
+    assert row.locator("td[data-col=status]").inner_text() == "Annulé par l'équipe"
+    assert row.get_by_test_id("console-booking-cancel").count() == 0
+    assert site_server.query("SELECT status, cancelled_by FROM booking WHERE id = ?", booking_id) == [
+        ("cancelled", "team")
+    ]
+    [(counts,)] = site_server.query(
+        "SELECT counts_json FROM console_audit WHERE action = 'cancel-booking' ORDER BY id DESC LIMIT 1"
+    )
+    assert json.loads(counts) == {"booking": 1}
+    # The person's mail (the sales one goes to the team), through the real SMTP server.
+    deadline = time.monotonic() + 20
+    while not (mails := [m for m in smtp.received() if m["To"] == email]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    [text] = [
+        p.get_payload(decode=True).decode() for m in mails for p in m.walk() if p.get_content_type() == "text/plain"
+    ]
+    assert "Nous devons malheureusement annuler" in text
+
+    href = page.get_by_test_id("console-bookings-export").get_attribute("href")
+    response = httpx2.get(site + href, headers={"cookie": _cookie_header(page)})
+    assert response.status_code == 200 and "attachment" in response.headers["content-disposition"]
+    [exported] = [
+        r
+        for r in csv.DictReader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";")
+        if r["email"] == email
+    ]
+    assert (exported["company"], exported["status"], exported["visitor_timezone"]) == (
+        f"'=1+{marker}",
+        "cancelled_team",
+        "America/New_York",
+    )
 
 
 # ----------------------------------------------------------------------------- mail

@@ -22,7 +22,7 @@ import json
 import time
 
 import pytest
-from lead_payloads import UNBOUNDED_INTAKE, lead_payload
+from lead_payloads import booking_payload, lead_payload
 from sqlalchemy import String, func, or_, select
 
 SUBJECT = "Camille.Durand@Example.test"
@@ -45,35 +45,22 @@ def _operator():
 
 
 @pytest.fixture
-def people(service, monkeypatch):
+def people(store):
     """Two people, each with a document lead, a demo to come (its lead and two mails) and a
     login; the subject also has a login whose subject is the address, and two mails that name
     them only by To or only by Reply-To."""
-    from marketing_site import settings
     from marketing_site.db import new_session
     from marketing_site.db.leads import Lead, OutboxMessage
     from marketing_site.services import booking, mail, sessions
+    from marketing_site.services import leads as service
 
-    for name, value in UNBOUNDED_INTAKE.items():
-        monkeypatch.setenv(name, value)
-    settings.get_settings.cache_clear()
-    for cached in (booking._limiter,):
-        cached.cache_clear()
-    booking._busy_feed.clear()
     slots = booking.available_slots()
     for number, email in enumerate((SUBJECT, OTHER)):
         details = DETAILS[email]
         lead = service.submit_lead(lead_payload(email=email, **details), f"10.0.4.{number}")
         assert lead.status == "accepted"
         booked = booking.book(
-            {
-                **details,
-                "email": email,
-                "lang": "fr",
-                "timezone": "Europe/Paris",
-                "slot": booking.slot_id(slots[number]),
-            },
-            f"10.0.5.{number}",
+            booking_payload(booking.slot_id(slots[number]), email=email, **details), f"10.0.5.{number}"
         )
         assert booked.status == "booked", booked
         sessions.create_session(

@@ -23,8 +23,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule
-from lead_payloads import UNBOUNDED_INTAKE
-from servers import PG_PREFIX, create_test_database, drop_test_database, migrated_postgresql_copy, migrated_sqlite_copy
+from lead_payloads import person_values
 from sqlalchemy import text as sql
 from test_outbox import _strategies as accepted_values
 
@@ -34,46 +33,6 @@ SALES, ORGANIZER = "leads@nereo-wealth.fr", "demo@nereo-wealth.fr"  # the settin
 EBOOK = "Ebook download - Wealth manager new generation"
 # Children first: a whole database emptied between examples, its id counters left as they are.
 TABLES = ("booking", "outbox_message", "lead", "auth_session", "console_audit")
-
-
-def _clear_caches() -> None:
-    from marketing_site import db, settings
-    from marketing_site.services import booking, leads
-
-    for cached in (settings.get_settings, db.engine_for, leads._limiters, booking._limiter):
-        cached.cache_clear()
-    booking._busy_feed.clear()
-
-
-@pytest.fixture
-def store(tmp_path, monkeypatch):
-    """The services bound to a fresh migrated database, every hour of every day bookable, and
-    limits out of the way (the examples book and write many leads from one address)."""
-    from marketing_site import db
-
-    database = ""
-    if ENGINE == "postgresql":
-        database = f"{PG_PREFIX}identity_{time.time_ns()}"
-        url = create_test_database(database)
-        migrated_postgresql_copy(database)
-    else:
-        url = f"sqlite:///{tmp_path / 'identity.db'}"
-        migrated_sqlite_copy(tmp_path / "identity.db")
-    for name, value in {
-        **UNBOUNDED_INTAKE,
-        "DATABASE_URL": url,
-        "MAIL_SINK_DIR": str(tmp_path / "mail"),
-        "BOOKING_DAYS_AHEAD": "3",
-    }.items():
-        monkeypatch.setenv(name, value)
-    for name in ("SMTP_HOST", "REDIS_URL"):
-        monkeypatch.delenv(name, raising=False)
-    _clear_caches()
-    yield
-    db.get_engine().dispose()
-    _clear_caches()
-    if database:
-        drop_test_database(database)
 
 
 def _operator():
@@ -91,14 +50,17 @@ def _empty_tables() -> None:
 
 
 def _contact(email: str, **fields: str) -> dict[str, str]:
-    return {
-        "name": "Durand",
-        "firstname": "Camille",
-        "company": "Banque Delta",
-        "phone": PHONE,
-        "email": email,
-        **fields,
-    }
+    """One person's details for a download and a demo (every form's fields, from their specs)."""
+    return person_values(
+        **{
+            "name": "Durand",
+            "firstname": "Camille",
+            "company": "Banque Delta",
+            "phone": PHONE,
+            "email": email,
+            **fields,
+        }
+    )
 
 
 def _book(contact: dict[str, str], slot_index: int = 0, key: str | None = None, slot: str | None = None):
@@ -239,7 +201,7 @@ def test_lookup_and_erasure_find_a_person_by_any_writing_of_their_address(store)
     @given(person_and_writings())
     def check(writings):
         typed, claimed, looked_up, erased_as = writings
-        assume(leads.validate_contact(_contact(typed)).ok)
+        assume(leads.validate_fields("ebook", _contact(typed)).ok)
         _empty_tables()
         assert (
             leads.submit_lead({**_contact(typed), "subject": EBOOK, "elapsedMs": 9000}, "10.7.0.2").status == "accepted"
@@ -363,8 +325,8 @@ def test_every_accepted_value_reaches_the_export_and_the_console_as_text_then_er
     )
     @given(values=accepted_values())
     def check(values):
-        contact = {**values, "phone": PHONE}
-        checked = leads.validate_contact(contact)
+        contact = person_values(**values, phone=PHONE)
+        checked = leads.validate_fields("ebook", contact)
         assume(checked.ok)
         _empty_tables()
         assert leads.submit_lead({**contact, "subject": EBOOK, "elapsedMs": 9000}, "10.7.0.3").status == "accepted"

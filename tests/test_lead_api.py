@@ -13,7 +13,7 @@ from lead_payloads import EBOOK_SUBJECT, lead_payload
 from servers import SiteServer, free_port
 
 from marketing_site.content.downloads import document_for
-from marketing_site.content.lead_forms import FORMS
+from marketing_site.content.lead_forms import DOWNLOAD_FORMS
 from marketing_site.content.words import words
 
 API = "/api/v1/mail/send"
@@ -197,9 +197,9 @@ def test_one_person_may_download_all_five_documents_in_both_languages(default_li
             statuses = [
                 office.post(
                     default_limits_site.url + API,
-                    json=lead_payload(email=email, subject=definition["subject"], lang=lang),
+                    json=lead_payload(form, email=email, lang=lang),
                 ).status_code
-                for definition in FORMS.values()
+                for form in DOWNLOAD_FORMS
             ]
             assert statuses == [200] * 5, lang
     assert default_limits_site.query("SELECT COUNT(*) FROM lead WHERE email = ?", email) == [(10,)]
@@ -227,8 +227,8 @@ def test_a_burst_from_one_address_is_throttled_and_the_site_keeps_answering(defa
 
 
 def test_english_documents_are_served_under_english_names(site):
-    for key in FORMS:
-        document = document_for(FORMS[key]["document"], "en")
+    for key in DOWNLOAD_FORMS:
+        document = document_for(DOWNLOAD_FORMS[key]["document"], "en")
         response = httpx2.get(site + "/files/" + document["file"])
         assert response.status_code == 200 and response.content.startswith(b"%PDF-")
         assert f'filename="{document["display_name"]}"' in response.headers["content-disposition"]

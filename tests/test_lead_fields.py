@@ -1,7 +1,7 @@
 """Lead-form fields that declare their kind and whether they are required (issue 31): an optional
 field and a select behave as declared for any value. The site's own five fields are required
 text, tel and email; these tests declare an optional select and an optional text field on a
-model of their own, the way `services.leads.ContactFields` would carry them (docs/recipes.md,
+model of their own, the way `services.leads.FormFields` would carry them (docs/recipes.md,
 recipe c, adds one to the real model in a copy and follows it to the mail, the export and the
 console).
 """
@@ -24,22 +24,22 @@ SIZE = leads.select_rule(*OPTIONS, required=False)
 NOTE = leads.FieldRule("textarea", "off", leads.MULTILINE_PATTERN, "text", required=False)
 
 
-class WithOptionalFields(leads.ContactFields):
+class WithOptionalFields(leads.FormFields):
     company_size: Annotated[str, SIZE, leads._optional()]
     note: Annotated[str, NOTE, leads._optional()]
 
 
 @contextlib.contextmanager
 def declared():
-    """The module's rule tables with the two fields, as a line in ContactFields would make them."""
-    saved_rules, saved_compiled = dict(leads.CONTACT_FIELDS), dict(leads._COMPILED)
-    leads.CONTACT_FIELDS.update(company_size=SIZE, note=NOTE)
+    """The module's rule tables with the two fields, as a line in FormFields would make them."""
+    saved_rules, saved_compiled = dict(leads.FIELD_RULES), dict(leads._COMPILED)
+    leads.FIELD_RULES.update(company_size=SIZE, note=NOTE)
     leads._COMPILED.update({name: re.compile(rule.pattern) for name, rule in (("company_size", SIZE), ("note", NOTE))})
     try:
         yield
     finally:
-        leads.CONTACT_FIELDS.clear()
-        leads.CONTACT_FIELDS.update(saved_rules)
+        leads.FIELD_RULES.clear()
+        leads.FIELD_RULES.update(saved_rules)
         leads._COMPILED.clear()
         leads._COMPILED.update(saved_compiled)
 

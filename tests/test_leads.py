@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from lead_corpus import ACCEPTED, BASE, REFUSED, variants
-from lead_payloads import EBOOK_SUBJECT, lead_payload, stored_rows
+from lead_payloads import EBOOK_SUBJECT, form_values, lead_payload, stored_rows
 from servers import SmtpSink
 
 SEND = ("sent", "retry", "failed")
@@ -80,9 +80,9 @@ def test_invalid_input_is_refused_and_nothing_stored(service, overrides, field):
 
 @pytest.mark.parametrize(("field", "value"), variants(ACCEPTED))
 def test_every_plausible_value_is_accepted(field, value):
-    from marketing_site.services.leads import validate_contact
+    from marketing_site.services.leads import validate_fields
 
-    check = validate_contact({**BASE, field: value})
+    check = validate_fields("ebook", form_values("ebook", **{**BASE, field: value}))
     assert check.ok, check.errors
     assert "\t" not in check.values[field] and check.values[field] == check.values[field].strip(" \u00a0")
 
@@ -91,9 +91,9 @@ def test_every_plausible_value_is_accepted(field, value):
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_refused_values_get_the_field_message_in_the_page_language(field, value, lang):
     from marketing_site.content.words import words
-    from marketing_site.services.leads import validate_contact
+    from marketing_site.services.leads import validate_fields
 
-    check = validate_contact({**BASE, field: value}, lang)
+    check = validate_fields("ebook", form_values("ebook", **{**BASE, field: value}), lang)
     messages = words(lang, "lead_forms.field_errors")
     assert set(check.errors) == {field}
     assert check.errors[field] in messages.values()
@@ -354,14 +354,14 @@ def test_the_api_schema_documents_the_form_rules(field, value):
     """The OpenAPI contact properties are the lead form's model: a client that follows the
     schema's pattern and lengths is accepted exactly when the form's own check accepts."""
     from marketing_site.api.mail import OPENAPI
-    from marketing_site.services.leads import contact_field_specs, validate_contact
+    from marketing_site.services.leads import field_specs, validate_fields
 
     schema = OPENAPI["components"]["schemas"]["Lead"]["properties"][field]
-    [spec] = [spec for spec in contact_field_specs("en") if spec["name"] == field]
+    [spec] = [spec for spec in field_specs("ebook", "en") if spec["name"] == field]
     assert (schema["minLength"], schema["maxLength"]) == (1, spec["maxLength"])
     assert schema["pattern"] == f"^(?:{spec['pattern']})$"
     # JSON Schema's `$` (ECMA, no multiline flag) is the end of the text; Python's `\Z` is.
     follows_schema = re.search(schema["pattern"].removesuffix("$") + r"\Z", value) is not None
     follows_schema = follows_schema and len(value) <= schema["maxLength"]
-    check = validate_contact({**BASE, field: value})
+    check = validate_fields("ebook", form_values("ebook", **{**BASE, field: value}))
     assert follows_schema == check.ok

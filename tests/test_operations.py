@@ -47,7 +47,7 @@ def test_purge_deletes_prospects_whose_last_contact_is_older_than_the_period(ser
     # The recent prospect came back last month: their old lead is kept too (last contact).
     assert (
         service.submit_lead(
-            lead_payload(email="Recent@example.com", subject="Download white paper - Tendances du wealth management"),
+            lead_payload("white_paper", email="Recent@example.com"),
             "10.0.0.2",
         ).status
         == "accepted"

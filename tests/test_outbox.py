@@ -17,16 +17,8 @@ from datetime import timedelta
 
 import idna
 import pytest
-from lead_payloads import UNBOUNDED_INTAKE, outbox_row, queue_outbox_message
-from servers import (
-    PG_PREFIX,
-    SmtpSink,
-    create_test_database,
-    drop_test_database,
-    migrated_postgresql_copy,
-    migrated_sqlite_copy,
-    run_in_own_loop,
-)
+from lead_payloads import UNBOUNDED_INTAKE, outbox_row, person_values, queue_outbox_message
+from servers import SmtpSink, drop_test_database, migrated_database, run_in_own_loop
 
 # As every test site: PostgreSQL when TEST_DATABASE_URL is set (the engines lane), else SQLite.
 ENGINE = "postgresql" if os.environ.get("TEST_DATABASE_URL") else "sqlite"
@@ -46,14 +38,7 @@ def outbox(tmp_path, monkeypatch, sink, workdir):
     from marketing_site import db
     from marketing_site.services import mail
 
-    database = ""
-    if ENGINE == "postgresql":
-        database = f"{PG_PREFIX}outbox_{time.time_ns()}"
-        url = create_test_database(database)
-        migrated_postgresql_copy(database)
-    else:
-        url = f"sqlite:///{tmp_path / 'outbox.db'}"
-        migrated_sqlite_copy(tmp_path / "outbox.db")
+    url, database = migrated_database(tmp_path, "outbox")
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.setenv("SMTP_HOST", "127.0.0.1")
     monkeypatch.setenv("SMTP_PORT", str(sink.port))
@@ -475,8 +460,8 @@ def test_every_value_the_validators_accept_reaches_the_smtp_server_as_the_intend
     )
     @given(values=_strategies())
     def check(values):
-        contact = {**values, "phone": "+33 1 23 45 67 89"}
-        assume(leads.validate_contact(contact).ok)
+        contact = person_values(**values, phone="+33 1 23 45 67 89")
+        assume(leads.validate_fields("ebook", contact).ok)
         address = _expected_address(values["email"])
         with new_session() as session:
             session.execute(sql("DELETE FROM booking"))  # every slot free (an earlier example may have failed)
@@ -560,7 +545,7 @@ def test_erasing_the_next_person_who_gets_a_reused_booking_id_works_and_no_messa
     [slot, *_] = booking.available_slots()
     booking_ids = []
     for person in ("first.person@example.com", "next.person@example.com"):
-        contact = {**BYSTANDER, "email": person, "phone": "+33 1 23 45 67 89"}
+        contact = person_values(**{**BYSTANDER, "email": person})
         payload = {**contact, "slot": booking.slot_id(slot), "timezone": "Europe/Paris", "lang": "fr"}
         assert booking.book(payload, "10.9.1.1").status == "booked"
         with new_session() as session:

@@ -10,6 +10,8 @@ moved fails here, so docs/recipes.md cannot drift from the code.
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import json
 import os
@@ -23,12 +25,14 @@ from pathlib import Path
 
 import pytest
 import yaml
+from lead_payloads import UNBOUNDED_INTAKE
 from servers import ROOT
 from test_consent_store import BUN, as_jsx_props, banner, stored
 
 # What the copy needs to import the site and migrate a database; tests/ and docs/ are not copied.
 COPIED = (
     "marketing_site",
+    "tests/lead_payloads.py",
     "alembic",
     "alembic.ini",
     "rxconfig.py",
@@ -315,8 +319,11 @@ def test_recipe_c_an_optional_company_size_select_on_the_lead_form(repo):
     from marketing_site.content.words import words
     from sqlmodel import select
 
-    base = {"subject": "Ebook download - Wealth manager new generation", "lang": "en", "elapsedMs": 9000,
-            "name": "Smith", "firstname": "Jane", "phone": "+44 20 7946 0000", "company": "Smith Wealth"}
+    import sys
+    sys.path.insert(0, "tests")
+    from lead_payloads import lead_payload  # payloads made from the copy's field specs
+
+    base = lead_payload("ebook", lang="en", name="Smith", firstname="Jane", phone="+44 20 7946 0000", company="Smith Wealth")
     results = {
         "chosen": leads.submit_lead({**base, "email": "jane@smith.example", "company_size": "6-20"}, "10.0.0.1"),
         "empty": leads.submit_lead({**base, "email": "john@smith.example", "company_size": ""}, "10.0.0.2"),
@@ -650,6 +657,171 @@ def test_recipe_f_a_dated_announcement(repo):
 
 def words_of(repo: Path, lang: str) -> dict:
     return yaml.safe_load((repo / f"marketing_site/content/{lang}/announcements.yaml").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- (g) a required field for one form
+
+ASSETS_FIELD = """    assets: Annotated[
+        str, select_rule("under-10m", "10-50m", "50-250m", "over-250m", forms=("demo",)), _required()
+    ]
+"""
+ASSETS_COLUMN = """    assets: str = Field(default="", max_length=200, sa_column_kwargs={"server_default": ""})
+"""
+ASSETS_WORDS = {
+    "fr": (
+        "Actifs sous gestion*",
+        {
+            "under-10m": "Moins de 10 M€",
+            "10-50m": "10 à 50 M€",
+            "50-250m": "50 à 250 M€",
+            "over-250m": "Plus de 250 M€",
+        },
+    ),
+    "en": (
+        "Assets under management*",
+        {"under-10m": "Under €10m", "10-50m": "€10m to €50m", "50-250m": "€50m to €250m", "over-250m": "Over €250m"},
+    ),
+}
+
+
+def test_recipe_g_a_required_assets_select_on_the_demo_booking_only(repo):
+    edit(
+        repo,
+        "marketing_site/services/leads.py",
+        '            format="email",\n        ),\n    ]\n',
+        '            format="email",\n        ),\n    ]\n' + ASSETS_FIELD,
+    )
+    edit(
+        repo,
+        "marketing_site/db/leads.py",
+        "    email: str = Field(max_length=200, index=True)\n",
+        "    email: str = Field(max_length=200, index=True)\n" + ASSETS_COLUMN,
+    )
+    for lang, (label, options) in ASSETS_WORDS.items():
+        add_yaml(repo, f"marketing_site/content/{lang}/lead_forms.yaml", ["labels", "assets"], label)
+        add_yaml(repo, f"marketing_site/content/{lang}/lead_forms.yaml", ["options"], {"assets": options})
+    found = run_in(
+        repo,
+        RENDER
+        + """
+    import asyncio, email, io, pathlib, sys
+    from email import policy
+    from alembic import command
+    from alembic.config import Config
+    config = Config("alembic.ini")
+    command.upgrade(config, "head")
+    command.revision(config, message="lead assets", autogenerate=True)
+    command.upgrade(config, "head")
+    sys.path.insert(0, "tests")
+    from lead_payloads import booking_payload, lead_payload  # payloads made from the copy's field specs
+    from marketing_site.components.lead_form import lead_form_props
+    from marketing_site.content.words import words
+    from marketing_site.pages.console import bookings as bookings_page, leads as leads_page
+    from marketing_site.services import booking, console, console_bookings, lead_export, leads, mail
+
+    slots = [booking.slot_id(start) for start in booking.available_slots()[:4]]
+    results = {
+        "booked": booking.book(booking_payload(slots[0], email="jane@smith.example", assets="10-50m", lang="en"), "10.0.1.1"),
+        "missing": booking.book({**booking_payload(slots[1], email="ann@smith.example", lang="en"), "assets": ""}, "10.0.1.2"),
+        "other": booking.book(booking_payload(slots[1], email="bob@smith.example", assets="huge"), "10.0.1.3"),
+        # A test's payload that says nothing of the field: the helper fills it from its spec.
+        "helper": booking.book(booking_payload(slots[2], email="tom@smith.example"), "10.0.1.4"),
+        "download": leads.submit_lead(lead_payload("ebook", email="jane@smith.example", lang="en"), "10.0.1.5"),
+    }
+    operator = console.Operator(sub="ops", email="ops@smith.example")
+    from marketing_site.db import new_session
+    from marketing_site.db.leads import Lead
+    from sqlmodel import select
+    with new_session() as session:
+        stored = [[lead.email, lead.form, lead.assets] for lead in session.exec(select(Lead).order_by(Lead.id))]
+    asyncio.run(mail.process_due())
+    sent = [email.message_from_bytes(f.read_bytes(), policy=policy.default) for f in pathlib.Path("mail").glob("*.eml")]
+    bodies = {str(m["Subject"]): m.get_body(("plain",)).get_content() for m in sent if m["To"] == "leads@nereo-wealth.fr"}
+    leads_csv, _ = console.export_leads_csv(console.LeadFilter())
+    bookings_csv, _ = console_bookings.export_bookings_csv(operator)
+    upcoming, _past, _cut = console_bookings.booking_lists()
+    lead_rows = console.lead_page(console.LeadFilter()).rows
+    erased = console.erase_subject(operator, "jane@smith.example")
+    with new_session() as session:
+        left = [[lead.email, lead.assets] for lead in session.exec(select(Lead))]
+
+    # The property the site's fields have (tests/lead_payloads.py), now with this one: any value
+    # its spec accepts is stored, mailed, exported, shown and erased with the person.
+    from hypothesis import HealthCheck, given, settings
+    from lead_payloads import follow_through, person
+
+    @settings(max_examples=5, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(person())
+    def pipeline(drawn):
+        follow_through(*drawn, asyncio.run)
+
+    pipeline()
+    print(json.dumps({
+        "results": {k: [r.status, r.errors] for k, r in results.items()},
+        "messages": {lang: words(lang, "lead_forms.field_errors") for lang in routes.LANGS},
+        "specs": {form: [f["name"] for f in leads.field_specs(form, "en")] for form in ("demo", "ebook")},
+        "demo_spec": [f for f in leads.field_specs("demo", "en") if f["name"] == "assets"],
+        "ebook_props": [f["name"] for f in lead_form_props("ebook", "en")["fields"]],
+        "demo_page": {lang: render(routes.DEMO, lang) for lang in routes.LANGS},
+        "stored": stored,
+        "bodies": bodies,
+        "leads_csv": leads_csv,
+        "bookings_csv": bookings_csv,
+        "lead_rows": [{k: row[k] for k in ("email", "form", "assets")} for row in lead_rows],
+        "booking_rows": [{k: row[k] for k in ("email", "assets")} for row in upcoming],
+        "leads_table": str(leads_page.table(words("en", "console"), "en")),
+        "bookings_section": str(bookings_page.section(words("fr", "console"), "fr")),
+        "erased": erased,
+        "left": left,
+    }, ensure_ascii=False))
+    """,
+        **UNBOUNDED_INTAKE,
+    )
+    results, messages = found["results"], found["messages"]
+    assert results["booked"][0] == "booked" and results["helper"][0] == "booked"
+    assert results["missing"] == ["invalid", {"assets": messages["en"]["required"]}]
+    assert results["other"] == ["invalid", {"assets": messages["fr"]["choice"]}]
+    assert results["download"] == ["accepted", {}]  # the document forms do not ask it
+    # The scheduler asks it (a required select, its options' words), in both languages; no
+    # document form does.
+    assert found["specs"]["demo"][-1] == "assets" and "assets" not in found["specs"]["ebook"]
+    [spec] = found["demo_spec"]
+    assert spec["kind"] == "select" and spec["required"] is True and spec["label"] == "Assets under management*"
+    assert [o["value"] for o in spec["options"]] == ["", "under-10m", "10-50m", "50-250m", "over-250m"]
+    assert "assets" not in found["ebook_props"]
+    for lang, (label, options) in ASSETS_WORDS.items():
+        assert js(label) in found["demo_page"][lang] and js(options["50-250m"]) in found["demo_page"][lang]
+    assert found["stored"] == [
+        ["jane@smith.example", "demo", "10-50m"],
+        ["tom@smith.example", "demo", "under-10m"],
+        ["jane@smith.example", "ebook", ""],
+    ]
+    # Mailed to sales (in French) with the booking, by its option's words; not with the download.
+    [booked_mail] = [
+        body
+        for subject, body in found["bodies"].items()
+        if subject.startswith("Démonstration réservée") and "jane@smith.example" in body
+    ]
+    assert "Actifs sous gestion : 10 à 50 M€\r\n" in booked_mail
+    [download_mail] = [body for subject, body in found["bodies"].items() if subject.startswith("Ebook download")]
+    assert "Actifs sous gestion" not in download_mail
+    # Both CSV exports have the column: the download empty, the demo's value.
+    leads_csv = [(r["email"], r["form"], r["assets"]) for r in _csv_rows(found["leads_csv"])]
+    assert ("jane@smith.example", "demo", "10-50m") in leads_csv and ("jane@smith.example", "ebook", "") in leads_csv
+    assert ("jane@smith.example", "10-50m") in [(r["email"], r["assets"]) for r in _csv_rows(found["bookings_csv"])]
+    assert {"email": "jane@smith.example", "form": "ebook", "assets": ""} in found["lead_rows"]
+    assert {"email": "jane@smith.example", "form": "demo", "assets": "10-50m"} in found["lead_rows"]
+    assert {"email": "jane@smith.example", "assets": "10-50m"} in found["booking_rows"]
+    # The console's tables: a column headed by the field's label, a value shown by its words.
+    assert "Assets under management" in found["leads_table"] and js("€10m to €50m") in found["leads_table"]
+    assert js("Actifs sous gestion") in found["bookings_section"] and js("10 à 50 M€") in found["bookings_section"]
+    # Erased with the person: their lead, their booking and its lead.
+    assert (found["erased"]["lead"], found["erased"]["booking"]) == (2, 1)
+    assert found["left"] == [["tom@smith.example", "under-10m"]]
+
+
+def _csv_rows(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=";"))
 
 
 # ---------------------------------------------------------------- (h) a footnote and a new highlighted plan

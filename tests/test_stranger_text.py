@@ -27,11 +27,12 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from lead_payloads import UNBOUNDED_INTAKE, lead_payload, stored_rows
+from lead_payloads import UNBOUNDED_INTAKE, booking_payload, lead_payload, stored_rows
 from servers import SmtpSink
 from starlette.testclient import TestClient
 
 from marketing_site.services.contact_patterns import is_text
+from marketing_site.services.leads import fields_of
 
 BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
 # What a visitor's text may not bring anywhere: controls (C0 but the line breaks a free text may
@@ -143,9 +144,9 @@ ATTRIBUTION_AND_UNKNOWN = [
     "note",
     "<key>",
 ]
-CONTACT_FIELDS = ["name", "firstname", "phone", "company", "email"]
+# The fields each form asks (services.leads.FormFields), from their declaration.
 LEAD_FIELDS = [
-    *CONTACT_FIELDS,
+    *fields_of("ebook"),
     *ATTRIBUTION_AND_UNKNOWN,
     *("text", "subject", "lang", "website", "attribution.utm_campaign", "attribution.utm_term", "extra[]"),
 ]
@@ -182,7 +183,7 @@ def test_a_lead_carrying_any_json_text_is_refused_or_goes_clean_through_mail_con
     assert all(_clean(str(header)) for header in sent.values())
 
 
-BOOKING_FIELDS = [*CONTACT_FIELDS, *ATTRIBUTION_AND_UNKNOWN, "slot", "timezone", "lang"]
+BOOKING_FIELDS = [*fields_of("demo"), *ATTRIBUTION_AND_UNKNOWN, "slot", "timezone", "lang"]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -197,14 +198,12 @@ def test_a_booking_carrying_any_json_text_is_refused_without_spending_the_budget
     from marketing_site.services import booking
 
     number = next(_number)
-    contact = lead_payload(email=f"booker{number}@example.com", company=f"Banque {number}")
-    clean = {
-        **{key: contact[key] for key in ("name", "firstname", "phone", "company", "email")},
-        "slot": booking.slot_id(next(pipeline.slots)),
-        "timezone": "Europe/Paris",
-        "lang": "fr",
-        "attribution": {"utm_source": "newsletter"},
-    }
+    clean = booking_payload(
+        booking.slot_id(next(pipeline.slots)),
+        email=f"booker{number}@example.com",
+        company=f"Banque {number}",
+        attribution={"utm_source": "newsletter"},
+    )
     client = _client(pipeline.app, number)
     before = {row.id for row in stored_rows(Booking)}
     answer = _post_json(client, "/api/v1/booking", _poisoned(clean, where, value))
@@ -336,8 +335,8 @@ def test_what_the_field_rules_accept_is_clean_whatever_the_text(value):
 
     tag = audience.clean_tag(value)
     assert tag == "" or _clean(tag)
-    for field in ("name", "firstname", "company", "phone", "email"):
-        check = leads.validate_contact({**lead_payload(), field: value})
+    for field in leads.fields_of("ebook"):
+        check = leads.validate_fields("ebook", {**lead_payload(), field: value})
         assert check.ok is (field not in check.errors)
         assert all(_clean(kept) for kept in check.values.values())
     _lead, errors = leads.validate({**lead_payload(), "text": value})

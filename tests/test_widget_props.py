@@ -5,7 +5,7 @@ are a TypedDict on the Python side, and these tests hold both sides to it.
   missing, extra or of the wrong type fails here, not in a visitor's browser).
 - The JSX component reads exactly those props: the names its function destructures are the
   TypedDict's keys in camelCase (Reflex's spelling of a prop), and the per-field keys
-  `assets/lead_form.jsx` reads (`field.x`) are those of `ContactFieldSpec`.
+  `assets/lead_form.jsx` reads (`field.x`) are those of `FieldSpec`.
 """
 
 from __future__ import annotations
@@ -115,14 +115,14 @@ def test_carousel_props_have_the_typed_shape(lang):
     assert set(re.findall(r"item\.(\w+)", jsx)) == set(typing.get_type_hints(carousel.TestimonialProps))
 
 
-@pytest.mark.parametrize("form_key", lead_forms.FORMS)
+@pytest.mark.parametrize("form_key", lead_forms.DOWNLOAD_FORMS)
 @pytest.mark.parametrize("lang", routes.LANGS)
 def test_lead_form_props_have_the_typed_shape(form_key, lang):
     props = lead_form.lead_form_props(form_key, lang)
     assert shape_errors(props, lead_form.LeadFormProps) == []
     assert props_of(lead_form.LeadFormProps) == destructured_props("lead_form.jsx", "LeadForm")
     jsx = (ASSETS / "lead_form.jsx").read_text()
-    assert set(re.findall(r"\bfield\.(\w+)", jsx)) == set(typing.get_type_hints(leads.ContactFieldSpec))
+    assert set(re.findall(r"\bfield\.(\w+)", jsx)) == set(typing.get_type_hints(leads.FieldSpec))
     assert set(re.findall(r"\boption\.(\w+)", jsx)) == set(typing.get_type_hints(leads.FieldOption))
 
 
@@ -138,9 +138,9 @@ def test_every_kind_of_field_gives_a_typed_spec(kind, required, options):
         "choice": leads.select_rule(*options, required=required),
     }
     with added_fields(rules):
-        specs = {spec["name"]: spec for spec in leads.contact_field_specs("en")}
+        specs = {spec["name"]: spec for spec in leads.field_specs("ebook", "en")}
     for spec in specs.values():
-        assert shape_errors(spec, leads.ContactFieldSpec) == []
+        assert shape_errors(spec, leads.FieldSpec) == []
     assert specs["extra"]["kind"] == kind and specs["extra"]["required"] is required
     assert specs["extra"]["pattern"] == ("" if kind == "textarea" else leads.TEXT_PATTERN)
     assert [o["value"] for o in specs["choice"]["options"]] == ["", *options]
@@ -149,8 +149,8 @@ def test_every_kind_of_field_gives_a_typed_spec(kind, required, options):
 
 @contextlib.contextmanager
 def added_fields(rules: dict[str, leads.FieldRule]):
-    """The contact rules with `rules` added for a while (labels: their names)."""
-    saved = dict(leads.CONTACT_FIELDS)
+    """The form-field rules with `rules` added for a while (labels: their names)."""
+    saved = dict(leads.FIELD_RULES)
     words_before = leads.words
 
     def words(lang: str, key: str):
@@ -159,11 +159,11 @@ def added_fields(rules: dict[str, leads.FieldRule]):
             found = {**found, "labels": {**found["labels"], **{name: name for name in rules}}}
         return found
 
-    leads.CONTACT_FIELDS.update(rules)
+    leads.FIELD_RULES.update(rules)
     leads.words = words
     try:
         yield
     finally:
-        leads.CONTACT_FIELDS.clear()
-        leads.CONTACT_FIELDS.update(saved)
+        leads.FIELD_RULES.clear()
+        leads.FIELD_RULES.update(saved)
         leads.words = words_before

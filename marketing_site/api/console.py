@@ -1,9 +1,11 @@
-"""The console's downloads: leads as CSV (the current filter) and one person's data as JSON.
+"""The console's downloads: leads as CSV (the current filter), the demo bookings as CSV and one
+person's data as JSON.
 
     GET  /api/console/leads.csv?<filter>   the leads of the filter (services.console.LeadFilter)
+    GET  /api/console/bookings.csv         every demo booking (services.console_bookings)
     POST /api/console/subject.json         form field `email`: everything held for it
 
-Both check the console role from the session cookie on every request (401 without a
+Each checks the console role from the session cookie on every request (401 without a
 session, 403 without the role) and are written to the audit log. The subject's email is
 posted, not put in the URL, so it stays out of access logs and history.
 """
@@ -19,7 +21,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from marketing_site import routes
-from marketing_site.services import console
+from marketing_site.services import console, console_bookings
 
 SUBJECT_JSON = "/api/console/subject.json"
 NO_STORE = {"Cache-Control": "no-store"}
@@ -48,6 +50,14 @@ async def leads_csv(request: Request) -> Response:
     return _attachment(body, "text/csv; charset=utf-8", f"leads-{datetime.now(UTC):%Y%m%d-%H%M}.csv")
 
 
+async def bookings_csv(request: Request) -> Response:
+    access, operator = await to_thread.run_sync(console.access_of, request.headers.get("cookie"))
+    if operator is None:
+        return _refused(access)
+    body, _count = await to_thread.run_sync(console_bookings.export_bookings_csv, operator)
+    return _attachment(body, "text/csv; charset=utf-8", f"bookings-{datetime.now(UTC):%Y%m%d-%H%M}.csv")
+
+
 async def subject_json(request: Request) -> Response:
     access, operator = await to_thread.run_sync(console.access_of, request.headers.get("cookie"))
     if operator is None:
@@ -66,5 +76,6 @@ async def subject_json(request: Request) -> Response:
 
 ROUTES = [
     Route(routes.CONSOLE_LEADS_CSV, leads_csv, methods=["GET"]),
+    Route(routes.CONSOLE_BOOKINGS_CSV, bookings_csv, methods=["GET"]),
     Route(SUBJECT_JSON, subject_json, methods=["POST"]),
 ]

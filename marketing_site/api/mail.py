@@ -16,11 +16,11 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from marketing_site import routes
-from marketing_site.content.lead_forms import FORMS
+from marketing_site.content.lead_forms import DOWNLOAD_FORMS
 from marketing_site.db.leads import ATTRIBUTION
 from marketing_site.services.client_address import visitor_address
 from marketing_site.services.contact_patterns import first_non_text
-from marketing_site.services.leads import HONEYPOT_FIELD, MAX_TEXT_LENGTH, contact_json_schema, submit_lead
+from marketing_site.services.leads import HONEYPOT_FIELD, MAX_TEXT_LENGTH, fields_json_schema, submit_lead
 from marketing_site.settings import get_settings
 
 PATH = "/api/v1/mail/send"
@@ -94,9 +94,9 @@ async def send_mail(request: Request) -> JSONResponse:
 
 
 def _lead_schema() -> dict:
-    """The request body: the lead form's contact fields (services.leads.ContactFields), then
-    what the API adds (the document, the page's language, the SPEC §7 flags, anti-bot signals)."""
-    contact = contact_json_schema()
+    """The request body: the download forms' fields (services.leads.FormFields), then what the
+    API adds (the document, the page's language, the SPEC §7 flags, anti-bot signals)."""
+    contact = fields_json_schema(DOWNLOAD_FORMS)
     fields = contact["properties"]
     return {
         "type": "object",
@@ -105,7 +105,7 @@ def _lead_schema() -> dict:
         "properties": {
             **fields,
             "nom": {**fields["firstname"], "description": "The first name, as the generic form calls it."},
-            "subject": {"type": "string", "enum": [f["subject"] for f in FORMS.values()]},
+            "subject": {"type": "string", "enum": [f["subject"] for f in DOWNLOAD_FORMS.values()]},
             "text": {"type": "string", "maxLength": MAX_TEXT_LENGTH},
             "mailSent": {"type": "boolean", "nullable": True},
             "error": {"type": "boolean", "nullable": True},

@@ -1,4 +1,4 @@
-"""The built-in demo scheduler (`assets/booking.jsx`): slots, the lead form's fields, confirmation."""
+"""The built-in demo scheduler (`assets/booking.jsx`): slots, the demo form's fields, confirmation."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.components.lead_form import SEND_RETRY
+from marketing_site.content.lead_forms import DEMO_FORM
 from marketing_site.content.words import words as site_words
-from marketing_site.services.leads import contact_field_specs
+from marketing_site.services.leads import field_specs
 
 
 class BookingScheduler(rx.Component):
@@ -18,7 +19,7 @@ class BookingScheduler(rx.Component):
     # The language's locale (BCP 47) that dates and times are written in.
     locale: rx.Var[str]
     words: rx.Var[dict[str, str]]
-    # The lead form's contact fields with their rules and messages (services.leads).
+    # The fields the demo form asks, with their rules and messages (services.leads).
     fields: rx.Var[list[dict]]
     required_note: rx.Var[str]
     honeypot_label: rx.Var[str]
@@ -38,7 +39,7 @@ def booking_scheduler(lang: str, fallback_href: str) -> rx.Component:
         lang=lang,
         locale=site_words(lang, "common.locale").replace("_", "-"),
         words=words["widget"],
-        fields=contact_field_specs(lang),
+        fields=field_specs(DEMO_FORM, lang),
         required_note=form_words["required_note"],
         honeypot_label=form_words["honeypot"],
         privacy_text=words["widget"]["privacy"],

@@ -1,7 +1,7 @@
 """The one lead form (SPEC §3 generic form), driven by a form definition and a language.
 
 The form itself is client-side React (`assets/lead_form.jsx`): it checks the fields with the
-server's own rules (patterns and messages from `services.leads.contact_field_specs`), posts to
+server's own rules (patterns and messages from `services.leads.field_specs`), posts to
 the JSON API and applies the per-form state rules of SPEC §4 from the response status.
 """
 
@@ -15,7 +15,7 @@ from marketing_site import routes
 from marketing_site.api.files import file_url
 from marketing_site.content import downloads, lead_forms
 from marketing_site.content.words import words as site_words
-from marketing_site.services.leads import ContactFieldSpec, contact_field_specs
+from marketing_site.services.leads import FieldSpec, field_specs
 
 
 class SendRetry(TypedDict):
@@ -32,7 +32,7 @@ class LeadFormProps(TypedDict):
     form_key: str
     subject: str
     lang: str
-    fields: list[ContactFieldSpec]
+    fields: list[FieldSpec]
     summary_template: str
     submit_label: str
     submitting_label: str
@@ -72,7 +72,7 @@ class LeadForm(rx.Component):
     form_key: rx.Var[str]
     subject: rx.Var[str]
     lang: rx.Var[str]
-    # The contact fields with their rules and messages (services.leads, the server's own).
+    # The fields this form asks, with their rules and messages (services.leads, the server's own).
     fields: rx.Var[list[dict]]
     # The payload's `text` (SPEC §3), the same summary the sales mail carries: `{field}` slots.
     summary_template: rx.Var[str]
@@ -99,20 +99,20 @@ class LeadForm(rx.Component):
 
 
 def lead_form(form_key: str, lang: str) -> rx.Component:
-    """The form of `lead_forms.FORMS[form_key]` in `lang` (labels, texts, thank-you route)."""
+    """The form of `lead_forms.DOWNLOAD_FORMS[form_key]` in `lang` (labels, texts, thank-you route)."""
     return LeadForm.create(**lead_form_props(form_key, lang))
 
 
 def lead_form_props(form_key: str, lang: str) -> LeadFormProps:
-    """What `LeadForm` renders for `lead_forms.FORMS[form_key]` in `lang`."""
-    definition = lead_forms.FORMS[form_key]
+    """What `LeadForm` renders for `lead_forms.DOWNLOAD_FORMS[form_key]` in `lang`."""
+    definition = lead_forms.DOWNLOAD_FORMS[form_key]
     words = site_words(lang, "lead_forms")
     document = downloads.document_for(definition["document"], lang)
     return LeadFormProps(
         form_key=form_key,
         subject=definition["subject"],
         lang=lang,
-        fields=contact_field_specs(lang),
+        fields=field_specs(form_key, lang),
         summary_template=site_words("fr", "lead_sales.summary"),
         submit_label=words["submit"],
         submitting_label=words["submitting"],

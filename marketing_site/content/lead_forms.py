@@ -1,15 +1,17 @@
-"""The five lead forms (SPEC §3 generic form: title, description, pdf file, mail subject,
-document name), in no language.
+"""The forms that take a person's details, in no language: the five download forms (SPEC §3
+generic form: title, description, pdf file, mail subject, document name) and the demo booking.
 
-The document behind each form (its file and display name) is in `content.downloads`; the
-words every form shares are `content/<lang>/lead_forms.yaml`, and the French words of the
-mail to the sales team `content/fr/lead_sales.yaml`.
+The document behind each download form (its file and display name) is in `content.downloads`;
+the words every form shares are `content/<lang>/lead_forms.yaml`, and the French words of the
+mail to the sales team `content/fr/lead_sales.yaml`. Which fields each form asks is said by the
+fields themselves (`services.leads.FormFields`: a field asks on every form unless its rule names
+some of `FORM_KEYS`).
 """
 
 from marketing_site import routes
 
-# Form key -> what the form sends and where the visitor goes after a success.
-FORMS: dict[str, dict] = {
+# Download form key -> what the form sends and where the visitor goes after a success.
+DOWNLOAD_FORMS: dict[str, dict] = {
     "ebook": {
         "document": "ebook",
         "subject": "Ebook download - Wealth manager new generation",  # SPEC §7
@@ -45,3 +47,8 @@ FORMS: dict[str, dict] = {
         "on_failure_mail_sent": False,
     },
 }
+
+# The demo booking's form (the scheduler, services.booking): the `form` of a booking's lead.
+DEMO_FORM = "demo"
+# Every form that takes a person's details: the downloads, then the demo booking.
+FORM_KEYS = (*DOWNLOAD_FORMS, DEMO_FORM)

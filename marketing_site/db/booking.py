@@ -13,6 +13,10 @@ from marketing_site.db.leads import NEVER_REUSED_IDS, VisitAttribution, utcnow
 
 CONFIRMED = "confirmed"
 CANCELLED = "cancelled"
+# Who cancelled a booking: the visitor (the link of their mail) or the team (the console, on the
+# person's behalf). A booking cancelled by an erasure is deleted with the person.
+BY_VISITOR = "visitor"
+BY_TEAM = "team"
 # Only a confirmed booking holds its slot: a cancelled one frees it for the next visitor.
 ACTIVE = text(f"status = '{CONFIRMED}'")
 CANCEL_KEY_LENGTH = 24  # characters of base64url: 144 random bits
@@ -55,3 +59,6 @@ class Booking(VisitAttribution, table=True):
     client_key: str = Field(default="", max_length=32, sa_column_kwargs={"server_default": ""})
     created_at: datetime = Field(default_factory=utcnow, sa_column=_timestamp(nullable=False))
     cancelled_at: datetime | None = Field(default=None, sa_column=_timestamp(nullable=True))
+    # BY_VISITOR or BY_TEAM once cancelled (empty before; bookings cancelled before migration 0017
+    # were all the visitor's).
+    cancelled_by: str = Field(default="", max_length=10, sa_column_kwargs={"server_default": ""})

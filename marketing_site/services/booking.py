@@ -24,7 +24,7 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -42,9 +42,10 @@ from sqlmodel import Session, col, select
 
 from marketing_site import metrics, routes
 from marketing_site.content.demo import CONSULTANT
+from marketing_site.content.lead_forms import DEMO_FORM
 from marketing_site.content.words import words
 from marketing_site.db import new_session, rows_changed
-from marketing_site.db.booking import CANCELLED, CONFIRMED, Booking
+from marketing_site.db.booking import BY_TEAM, BY_VISITOR, CANCELLED, CONFIRMED, Booking
 from marketing_site.db.leads import ATTRIBUTION, Lead, OutboxMessage, utcnow
 from marketing_site.services import leads, mail
 from marketing_site.services.audience import clean_attribution
@@ -53,7 +54,6 @@ from marketing_site.settings import Settings, get_settings
 
 log = logging.getLogger("marketing_site.booking")
 
-LEAD_FORM = "demo"  # Lead.form of a booking's lead
 # ASCII digits only: `int` reads other scripts' digits too, and one slot has one id.
 SLOT_ID = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})Z")
 BUSY_FEED_TIMEOUT_SECONDS = 5
@@ -410,8 +410,9 @@ def invitation(booking: Booking, lead: Lead | None, method: str) -> str:
     return calendar.to_ical().decode()
 
 
-def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]:
-    """The visitor's mail and the sales notification, each carrying the invitation."""
+def _mails(booking: Booking, lead: Lead, cancelled: bool, team_member: str = "") -> list[OutboxMessage]:
+    """The visitor's mail and the sales notification, each carrying the invitation; a
+    cancellation by `team_member` (the console's operator) tells the visitor the team cancelled."""
     settings = get_settings()
     text = words(booking.lang, "booking.mail")
     consultant_zone = ZoneInfo(settings.booking_timezone)
@@ -424,7 +425,7 @@ def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]
         form=lead.form,
         lang=lead.lang,
         attribution={key: getattr(lead, key) for key in ATTRIBUTION},
-        **{name: getattr(lead, name) for name in leads.FIELDS},
+        **{name: getattr(lead, name) for name in leads.FIELD_NAMES},
     )
     fields = {
         "firstname": lead.firstname,
@@ -437,12 +438,13 @@ def _mails(booking: Booking, lead: Lead, cancelled: bool) -> list[OutboxMessage]
         "summary": leads.summary_text(contact),
     }
     if cancelled:
+        by = "team_cancel" if team_member else "cancel"
         visitor_subject = text["cancel_subject"].format(slot=visitor_slot)
-        visitor_body = text["cancel_body"].format(
+        visitor_body = text[f"{by}_body"].format(
             slot=visitor_slot, rebook=settings.absolute(routes.DEMO.path(booking.lang)), **fields
         )
-        sales_subject = words("fr", "booking_sales.cancel_subject").format(slot=sales_slot, **fields)
-        sales_body = words("fr", "booking_sales.cancel_body").format(slot=sales_slot, **fields)
+        sales_subject = words("fr", f"booking_sales.{by}_subject").format(slot=sales_slot, **fields)
+        sales_body = words("fr", f"booking_sales.{by}_body").format(slot=sales_slot, operator=team_member, **fields)
     else:
         visitor_subject = text["visitor_subject"].format(slot=visitor_slot)
         visitor_body = text["visitor_body"].format(slot=visitor_slot, cancel=cancel_url(booking), **fields)
@@ -581,7 +583,7 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
         metrics.BOOKINGS.labels(outcome="rate_limited").inc()
         return BookResult("rate_limited", {"form": messages["rate_limited"]}, retry_after=math.ceil(wait))
     if client_key:  # the same visitor's same request again finds its booking, nobody else's
-        parts = ("booking", *(payload.get(name) for name in (*leads.FIELDS, "slot", "timezone", "lang")))
+        parts = ("booking", *(payload.get(name) for name in (*leads.FIELD_NAMES, "slot", "timezone", "lang")))
         key = leads.scoped_idempotency_key(client_ip, client_key, parts)
     else:
         key = hashlib.sha256(f"booking:{uuid.uuid4()}".encode()).hexdigest()
@@ -589,8 +591,8 @@ def book(payload: Mapping[str, Any], client_ip: str, client_key: str | None = No
     if twin is not None:  # the same visitor's request again (double click, retry)
         metrics.BOOKINGS.labels(outcome="duplicate").inc()
         return BookResult("booked", booking_id=twin.id, start=_as_utc(twin.starts_at), duplicate=True)
-    # The lead form's own rules and messages (services.leads), in the visitor's language.
-    contact = leads.validate_contact(payload, lang)
+    # The demo form's fields, with the lead forms' rules and messages (services.leads), in the visitor's language.
+    contact = leads.validate_fields(DEMO_FORM, payload, lang)
     errors = dict(contact.errors)
     if payload.get("lang") not in routes.LANGS:
         errors["lang"] = messages["lang"]
@@ -657,7 +659,7 @@ def _store(
     with new_session() as session, session.begin():
         _check_budgets(session, contact["email"], client, utcnow())
         fields: dict[str, Any] = {**contact, **attribution}
-        lead = Lead(form=LEAD_FORM, lang=lang, idempotency_key=key, flags=flags, **fields)
+        lead = Lead(form=DEMO_FORM, lang=lang, idempotency_key=key, flags=flags, **fields)
         session.add(lead)
         session.flush()
         booking = Booking(
@@ -680,7 +682,7 @@ def _store(
 
 @dataclasses.dataclass(frozen=True)
 class CancelResult:
-    status: str  # confirmed (the page asks) | cancelled | already | invalid | expired | retired
+    status: str  # confirmed (the page asks) | cancelled | already | started | invalid | expired | retired
     booking: Booking | None = None
 
 
@@ -696,35 +698,59 @@ def booking_for_token(token: str) -> CancelResult:
     return CancelResult("already" if booking.status == CANCELLED else "confirmed", booking)
 
 
+def _cancel_in(
+    session: Session, which: Any, team_member: str = "", not_started_at: datetime | None = None
+) -> tuple[CancelResult, Lead | None]:
+    """Within the caller's transaction: cancel the confirmed booking `which` (a condition naming
+    one) and queue its METHOD:CANCEL mails; with `not_started_at`, only if it starts later. The
+    booking's lead comes back when it was cancelled."""
+    # A conditional update: of two clicks at once, exactly one cancels (and mails).
+    confirmed = update(Booking).where(which).where(col(Booking.status) == CONFIRMED)
+    if not_started_at is not None:
+        confirmed = confirmed.where(col(Booking.starts_at) > not_started_at)
+    by = BY_TEAM if team_member else BY_VISITOR
+    changed = rows_changed(session.execute(confirmed.values(status=CANCELLED, cancelled_at=utcnow(), cancelled_by=by)))
+    booking = session.exec(select(Booking).where(which).execution_options(populate_existing=True)).first()
+    if booking is None:
+        return CancelResult("invalid"), None
+    if changed != 1:
+        return CancelResult("already" if booking.status == CANCELLED else "started", booking), None
+    lead = session.get(Lead, booking.lead_id)
+    assert lead is not None  # a booking's lead exists (foreign key)
+    for message in _mails(booking, lead, cancelled=True, team_member=team_member):
+        session.add(message)
+    return CancelResult("cancelled", booking), lead
+
+
 def cancel(token: str) -> CancelResult:
     """Cancel the booking of a valid link: free the slot and queue the METHOD:CANCEL mails."""
     cancel_key, problem = read_cancel_token(token)
     if problem is not None or cancel_key is None:
         return CancelResult(problem or "invalid")
     with new_session() as session, session.begin():
-        # A conditional update: of two clicks at once, exactly one cancels (and mails).
-        changed = rows_changed(
-            session.execute(
-                update(Booking)
-                .where(col(Booking.cancel_key) == cancel_key)
-                .where(col(Booking.status) == CONFIRMED)
-                .values(status=CANCELLED, cancelled_at=utcnow())
-            )
-        )
-        booking = session.exec(
-            select(Booking).where(col(Booking.cancel_key) == cancel_key).execution_options(populate_existing=True)
-        ).first()
-        if booking is None:
-            return CancelResult("invalid")
-        if changed != 1:
-            return CancelResult("already", booking)
-        lead = session.get(Lead, booking.lead_id)
-        for message in _mails(booking, lead, cancelled=True):  # type: ignore[arg-type]  # a booking's lead exists (foreign key)
-            session.add(message)
-    mail.wake_worker()
-    log.info("booking %s cancelled", booking.id)
-    metrics.BOOKING_CANCELLATIONS.inc()
-    return CancelResult("cancelled", booking)
+        result, _lead = _cancel_in(session, col(Booking.cancel_key) == cancel_key)
+    if result.status == "cancelled":
+        mail.wake_worker()
+        log.info("booking %s cancelled", result.booking.id)  # type: ignore[union-attr]  # a cancelled result carries its booking
+        metrics.BOOKING_CANCELLATIONS.inc()
+    return result
+
+
+def cancel_for_person(
+    booking_id: int, team_member: str, record: Callable[[Session, Lead], None], now: datetime | None = None
+) -> CancelResult:
+    """The team cancels a demo on the person's behalf (the console): a confirmed booking that has
+    not started. The slot frees, the person and sales get the METHOD:CANCEL mails (the person's
+    says the team cancelled; sales' names `team_member`), and `record(session, lead)` writes in
+    the same transaction (the audit entry). Status: cancelled | already | started | invalid."""
+    with new_session() as session, session.begin():
+        result, lead = _cancel_in(session, col(Booking.id) == booking_id, team_member, now or utcnow())
+        if lead is not None:
+            record(session, lead)
+    if result.status == "cancelled":
+        mail.wake_worker()
+        log.info("booking %s cancelled by the team", booking_id)
+    return result
 
 
 def _erasure_notice(booking: Booking) -> OutboxMessage:

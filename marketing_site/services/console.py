@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 from sqlmodel import col
 
 from marketing_site import routes
-from marketing_site.content.lead_forms import FORMS
+from marketing_site.content.lead_forms import DEMO_FORM, DOWNLOAD_FORMS, FORM_KEYS
 from marketing_site.db import new_session, rows_changed
 from marketing_site.db.auth import AuthSession
 from marketing_site.db.booking import Booking
@@ -36,7 +36,6 @@ from marketing_site.db.leads import Lead, OutboxMessage, utcnow
 from marketing_site.logs import new_reference
 from marketing_site.services import audience, lead_export, leads, mail, sessions
 from marketing_site.services.health import health_report, mail_needing_attention
-from marketing_site.services.leads import FIELDS as CONTACT_FIELD_NAMES
 from marketing_site.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -253,9 +252,9 @@ def _row(lead: Lead, mail_status: str | None) -> dict[str, str]:
         "created_at": lead.created_at.strftime("%Y-%m-%d %H:%M"),
         "form": lead.form,
         "lang": lead.lang,
-        # Every contact field the lead form declares (services.leads.ContactFields); an optional
-        # one left empty is empty.
-        **{name: getattr(lead, name) or "" for name in CONTACT_FIELD_NAMES},
+        # Every form field (services.leads.FormFields); an optional one left empty, or one the
+        # lead's form does not ask, is empty.
+        **{name: getattr(lead, name) or "" for name in leads.FIELD_NAMES},
         "mail_status": mail_status or "none",
         "flagged": lead.flags,
         "landing_page": lead.landing_page,
@@ -348,12 +347,11 @@ def _thank_you_paths() -> set[str]:
     """The thank-you pages the download forms send visitors to, those that exist (the English
     forms go to /en/merci, a 404 kept from the original: no page, no view counted)."""
     served = set(routes.all_paths())
-    return {path for spec in FORMS.values() for path in spec["thanks"].values() if path in served}
+    return {path for spec in DOWNLOAD_FORMS.values() for path in spec["thanks"].values() if path in served}
 
 
 # The chart's series: one per document, then the demo bookings (`booking` table).
-DEMO = "demo"
-SERIES = (*FORMS, DEMO)
+SERIES = FORM_KEYS
 
 
 def chart_and_funnel(now: datetime | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -370,9 +368,9 @@ def chart_and_funnel(now: datetime | None = None) -> tuple[list[dict[str, Any]],
     for week, form, _lang, count in _weekly_counts(start):
         if week in table:
             table[week]["leads"] += count
-            if form in FORMS:
+            if form in DOWNLOAD_FORMS:
                 table[week][form] += count
-        downloads += count if form in FORMS else 0
+        downloads += count if form in DOWNLOAD_FORMS else 0
     for day, views in audience.views_per_day(start.date()).items():
         if _monday(day) in table:
             table[_monday(day)]["views"] += views
@@ -380,7 +378,7 @@ def chart_and_funnel(now: datetime | None = None) -> tuple[list[dict[str, Any]],
     bookings = 0
     for week, count in _weekly_bookings(start).items():
         if week in table:
-            table[week][DEMO] += count
+            table[week][DEMO_FORM] += count
         bookings += count
     steps = [
         {"step": "downloads", "value": downloads},
@@ -643,7 +641,7 @@ class ErasureFailed(RuntimeError):
         self.reference = reference
 
 
-def _audit(session: Session, operator: Operator, action: str, subject: str, counts: dict[str, int]) -> None:
+def record_audit(session: Session, operator: Operator, action: str, subject: str, counts: dict[str, int]) -> None:
     session.add(
         ConsoleAudit(
             actor_sub=operator.sub,
@@ -661,7 +659,7 @@ def subject_data(operator: Operator, email: str, action: Literal["lookup", "down
     with new_session() as session, session.begin():
         forms = _with_stored_writings(session, leads.email_lookup_forms(email))
         found = {holder.name: holder.find(session, forms) for holder in HOLDERS}
-        _audit(session, operator, action, subject_key(email), {k: len(v) for k, v in found.items()})
+        record_audit(session, operator, action, subject_key(email), {k: len(v) for k, v in found.items()})
     return found
 
 
@@ -691,7 +689,7 @@ def erase_subject(operator: Operator, email: str) -> dict[str, int]:
             counts = {holder.name: holder.erase(session, forms) for holder in HOLDERS}
             remaining = {holder.name: len(holder.find(session, forms)) for holder in HOLDERS}
             remaining = {name: count for name, count in remaining.items() if count}
-            _audit(
+            record_audit(
                 session, operator, "erase-partial" if remaining else "erase", subject, {**counts, **_left(remaining)}
             )
     except Exception as error:
@@ -699,7 +697,7 @@ def erase_subject(operator: Operator, email: str) -> dict[str, int]:
         logger.exception("data-subject erasure failed ref=%s by %s, rolled back", reference, operator.sub)
         try:
             with new_session() as session, session.begin():
-                _audit(session, operator, "erase-failed", subject, {"ref": reference})  # type: ignore[dict-item]  # the audit detail is JSON: a str value is fine
+                record_audit(session, operator, "erase-failed", subject, {"ref": reference})  # type: ignore[dict-item]  # the audit detail is JSON: a str value is fine
         except Exception:
             logger.exception("audit entry of the failed erasure ref=%s not written", reference)
         raise ErasureFailed(reference) from error
@@ -722,7 +720,7 @@ def audit_export(operator: Operator, f: LeadFilter, count: int) -> None:
     """An export of leads, with its filter (the search words left out: they may be a name)."""
     described = {**f.query(), **({"search": "…"} if f.search else {})}
     with new_session() as session, session.begin():
-        _audit(session, operator, "export", json.dumps(described, sort_keys=True), {"lead": count})
+        record_audit(session, operator, "export", json.dumps(described, sort_keys=True), {"lead": count})
 
 
 def audit_entries(limit: int = 50) -> list[dict[str, str]]:

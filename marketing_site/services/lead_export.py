@@ -1,4 +1,5 @@
-"""The leads as a spreadsheet file: the one CSV writer of the console's export and `ops export`.
+"""Leads and demo bookings as spreadsheet files: the one CSV writer of the console's exports and
+`ops export`.
 
 Anyone can store text through the public lead API, and a spreadsheet runs a cell that starts
 like a formula (`=1+HYPERLINK(...)`, `+1+cmd|' /C calc'!A0`, `@SUM(...)`). Every cell gets the
@@ -17,20 +18,20 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
 
 from marketing_site.db.leads import Lead
-from marketing_site.services.leads import FIELDS, PHONE_PATTERN
+from marketing_site.services.leads import FIELD_NAMES, PHONE_PATTERN
 
-# The columns: the lead form's contact fields (services.leads.ContactFields) in its order, then
+# The columns: the form fields (services.leads.FormFields) in their order, then
 # where the visit came from (the content and term tags stay in the console and the mail).
 LEAD_COLUMNS = (
     "id",
     "created_at",
     "form",
     "lang",
-    *FIELDS,
+    *FIELD_NAMES,
     "flags",
     "landing_page",
     "referrer",
@@ -55,13 +56,20 @@ def csv_cell(value: Any, column: str = "") -> str:
     return "'" + text
 
 
-def write_leads_csv(out: TextIO, leads: Iterable[Lead]) -> int:
-    """Leads as CSV (byte-order mark, header, one row per lead); returns how many rows."""
+def write_rows(out: TextIO, columns: Iterable[str], rows: Iterable[Mapping[str, Any]]) -> int:
+    """Rows as CSV (byte-order mark, header, one line per row, every cell through `csv_cell`);
+    returns how many rows."""
+    columns = tuple(columns)
     out.write(BOM)
     writer = csv.writer(out, delimiter=DELIMITER)
-    writer.writerow(LEAD_COLUMNS)
+    writer.writerow(columns)
     count = 0
-    for lead in leads:
-        writer.writerow([csv_cell(getattr(lead, column), column) for column in LEAD_COLUMNS])
+    for row in rows:
+        writer.writerow([csv_cell(row.get(column), column) for column in columns])
         count += 1
     return count
+
+
+def write_leads_csv(out: TextIO, leads: Iterable[Lead]) -> int:
+    """Leads as CSV (byte-order mark, header, one row per lead); returns how many rows."""
+    return write_rows(out, LEAD_COLUMNS, ({column: getattr(lead, column) for column in LEAD_COLUMNS} for lead in leads))

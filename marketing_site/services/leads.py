@@ -2,6 +2,10 @@
 
 Every door (the JSON API today, any other tomorrow) goes through `submit_lead`. A lead and
 its outbox row are written in one transaction; the outbox worker (services.mail) sends it.
+
+The fields a person fills in are declared here once (`FormFields`) for every form that takes
+them: the download forms and the demo booking (`services.booking` stores its person as a lead
+of form `demo`). A field asks on every form unless its rule names the forms that ask it.
 """
 
 from __future__ import annotations
@@ -14,18 +18,27 @@ import time
 import unicodedata
 from collections.abc import Iterable, Mapping
 from datetime import timedelta
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Annotated, Any, Literal, TypedDict
 
 import idna
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    ValidationError,
+    ValidationInfo,
+    create_model,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from marketing_site import metrics, routes
 from marketing_site.content.downloads import document_for
-from marketing_site.content.lead_forms import FORMS
+from marketing_site.content.lead_forms import DOWNLOAD_FORMS, FORM_KEYS
 from marketing_site.content.words import words
 from marketing_site.db import new_session
 from marketing_site.db.leads import Lead, OutboxMessage, utcnow
@@ -40,9 +53,9 @@ MAX_TEXT_LENGTH = 5000
 IDEMPOTENCY_WINDOW = timedelta(minutes=10)
 MAX_CLIENT_KEY_LENGTH = 200  # of an Idempotency-Key header (the OpenAPI schema's maxLength)
 HONEYPOT_FIELD = "website"
-FORM_BY_SUBJECT = {definition["subject"]: key for key, definition in FORMS.items()}
+FORM_BY_SUBJECT = {definition["subject"]: key for key, definition in DOWNLOAD_FORMS.items()}
 
-# ----------------------------------------------------------------------------- contact-field rules
+# ----------------------------------------------------------------------------- form-field rules
 # The character rules are `services.contact_patterns`'; a field is declared here with one of them.
 TEXT_PATTERN = contact_patterns.TEXT_PATTERN
 MULTILINE_PATTERN = contact_patterns.MULTILINE_PATTERN
@@ -54,7 +67,8 @@ FieldKind = Literal["text", "email", "tel", "textarea", "select"]
 
 @dataclasses.dataclass(frozen=True)
 class FieldRule:
-    """What one contact field is: its kind, whether it is required, its rule and its message.
+    """What one form field is: its kind, whether it is required, its rule and its message, and
+    the forms that ask it.
 
     The words (label, a select's option labels, messages) are in `content/<lang>/lead_forms.yaml`:
     `labels.<field>`, `options.<field>.<value>`, `field_errors.<message>`.
@@ -66,10 +80,20 @@ class FieldRule:
     message: str  # key of the format message in the content's `field_errors`
     required: bool = True  # optional: an empty value is accepted and stored empty
     options: tuple[str, ...] = ()  # a select's values, in the order shown
+    # The forms that ask it (keys of content.lead_forms.FORM_KEYS: a download form, or `demo` for the
+    # demo booking); empty: every form. Another form neither shows nor accepts it: stored empty.
+    forms: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if (self.kind == "select") != bool(self.options):
             raise ValueError("a select field lists its options, and only a select does")
+        unknown = [form for form in self.forms if form not in FORM_KEYS]
+        if unknown:  # a misspelt form would make the field ask on none, silently
+            raise ValueError(f"unknown form(s) {unknown}: a field asks on some of {', '.join(FORM_KEYS)}")
+
+    def asked_on(self, form: str | None) -> bool:
+        """Whether `form` asks this field (None: a form not known, which every-form fields only fit)."""
+        return not self.forms or form in self.forms
 
     def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
         # JSON Schema patterns are searched, not matched whole: anchor it for API clients. An
@@ -80,12 +104,14 @@ class FieldRule:
         return {**handler(schema), "pattern": pattern}
 
 
-def select_rule(*options: str, required: bool = True, autocomplete: str = "off") -> FieldRule:
+def select_rule(
+    *options: str, required: bool = True, autocomplete: str = "off", forms: tuple[str, ...] = ()
+) -> FieldRule:
     """A select of `options` (values; their labels are words): nothing else is accepted."""
-    return FieldRule("select", autocomplete, "|".join(map(re.escape, options)), "choice", required, options)
+    return FieldRule("select", autocomplete, "|".join(map(re.escape, options)), "choice", required, options, forms)
 
 
-def _contact(description: str | None = None, **schema: str) -> Any:
+def _required(description: str | None = None, **schema: str) -> Any:
     """A required string of 1 to MAX_FIELD_LENGTH characters (strict: a number is refused)."""
     return Field(
         strict=True,
@@ -101,46 +127,17 @@ def _optional(description: str | None = None, max_length: int = MAX_FIELD_LENGTH
     return Field(default="", strict=True, max_length=max_length, description=description)
 
 
-class ContactFields(BaseModel):
-    """The lead form's contact fields: the one definition of what is asked and accepted.
-
-    The server validates with it (`validate_contact`), the API documents it
-    (`contact_json_schema`, in the OpenAPI schema) and the browser form gets its field list,
-    kinds, input attributes and messages from it (`contact_field_specs`); the store, the sales
-    mail, the CSV export and the console take every field listed here. To add a field
-    (docs/recipes.md, recipe c): a line here (`Annotated[str, FieldRule(...), _contact()]`, or
-    `_optional()` for an optional one; `select_rule(...)` for a select), its label (and a
-    select's option labels) in each `content/<lang>/lead_forms.yaml`, a column in `db/leads.py`
-    and a migration. Other payload keys are ignored here (the API checks its own).
-    """
+class _FieldChecks(BaseModel):
+    """What every form's model checks, field by field, with the field's rule (the fields are
+    `FormFields`'; each form's model, `form_model`, holds those its form asks)."""
 
     model_config = ConfigDict(extra="ignore")
-
-    name: Annotated[str, FieldRule("text", "family-name", TEXT_PATTERN, "text"), _contact()]
-    firstname: Annotated[str, FieldRule("text", "given-name", TEXT_PATTERN, "text"), _contact()]
-    phone: Annotated[
-        str,
-        FieldRule("tel", "tel", PHONE_PATTERN, "phone"),
-        _contact(
-            "6 to 20 digits; spaces, dots, dashes, brackets, a leading + and an extension "
-            '("poste 12", "ext. 12", "#12") are accepted.',
-        ),
-    ]
-    company: Annotated[str, FieldRule("text", "organization", TEXT_PATTERN, "text"), _contact()]
-    email: Annotated[
-        str,
-        FieldRule("email", "email", EMAIL_PATTERN, "email"),
-        _contact(
-            "local@domain.tld; internationalised domains are accepted, a domain without a dot is not.",
-            format="email",
-        ),
-    ]
 
     @field_validator("*", mode="before")
     @classmethod
     def _optional_null_is_empty(cls, value: Any, info: ValidationInfo) -> Any:
         """An optional field sent as null is an empty one."""
-        rule = CONTACT_FIELDS.get(info.field_name or "")
+        rule = FIELD_RULES.get(info.field_name or "")
         return "" if value is None and rule is not None and not rule.required else value
 
     @field_validator("*", mode="after")
@@ -151,25 +148,90 @@ class ContactFields(BaseModel):
         pattern = _COMPILED.get(info.field_name or "")
         if pattern is None:  # a field of a subclass (LeadInput's form, lang)
             return value
-        if not CONTACT_FIELDS[info.field_name or ""].required and not value.strip(" \u00a0\u202f\t"):
+        if not FIELD_RULES[info.field_name or ""].required and not value.strip(" \u00a0\u202f\t"):
             return ""
         if not pattern.fullmatch(value) or not contact_patterns.is_text(value):
             raise PydanticCustomError("mismatch", "does not match the field's pattern")
         return unicodedata.normalize("NFC", value.replace("\t", " ").strip(" \u00a0\u202f"))
 
 
-CONTACT_FIELDS: dict[str, FieldRule] = {
+class FormFields(_FieldChecks):
+    """The fields a person fills in on the site's forms (the download forms and the demo booking):
+    the one definition of what is asked and accepted, and where.
+
+    The server validates with it (`validate_fields(form, values, lang)`, through the form's own
+    model: the fields that form asks), the API documents it (`fields_json_schema`, in the
+    OpenAPI schema) and the browser forms get their field list, kinds, input attributes and
+    messages from it (`field_specs(form, lang)`); the store, the sales mail, the CSV exports
+    and the console take every field listed here. To add a field (docs/recipes.md, recipes c
+    and g): a line here (`Annotated[str, FieldRule(...), _required()]`, or `_optional()` for an
+    optional one; `select_rule(...)` for a select; `forms=(...)` in the rule for some forms
+    only), its label (and a select's option labels) in each `content/<lang>/lead_forms.yaml`, a
+    column in `db/leads.py` and a migration. Other payload keys are ignored here (the API
+    checks its own).
+    """
+
+    name: Annotated[str, FieldRule("text", "family-name", TEXT_PATTERN, "text"), _required()]
+    firstname: Annotated[str, FieldRule("text", "given-name", TEXT_PATTERN, "text"), _required()]
+    phone: Annotated[
+        str,
+        FieldRule("tel", "tel", PHONE_PATTERN, "phone"),
+        _required(
+            "6 to 20 digits; spaces, dots, dashes, brackets, a leading + and an extension "
+            '("poste 12", "ext. 12", "#12") are accepted.',
+        ),
+    ]
+    company: Annotated[str, FieldRule("text", "organization", TEXT_PATTERN, "text"), _required()]
+    email: Annotated[
+        str,
+        FieldRule("email", "email", EMAIL_PATTERN, "email"),
+        _required(
+            "local@domain.tld; internationalised domains are accepted, a domain without a dot is not.",
+            format="email",
+        ),
+    ]
+
+
+FIELD_RULES: dict[str, FieldRule] = {
     name: next(rule for rule in info.metadata if isinstance(rule, FieldRule))
-    for name, info in ContactFields.model_fields.items()
+    for name, info in FormFields.model_fields.items()
 }
-FIELDS = tuple(CONTACT_FIELDS)
-_COMPILED = {name: re.compile(rule.pattern) for name, rule in CONTACT_FIELDS.items()}
+# Every form field, in the declared order: the lead's columns (a form that does not ask one stores it empty).
+FIELD_NAMES = tuple(FIELD_RULES)
+_COMPILED = {name: re.compile(rule.pattern) for name, rule in FIELD_RULES.items()}
 _FREE_TEXT = re.compile(contact_patterns.MULTILINE_CHARACTERS)
 
 
-def contact_json_schema() -> dict[str, Any]:
-    """The contact fields as JSON Schema (for the OpenAPI document)."""
-    return ContactFields.model_json_schema()
+def fields_of(form: str | None) -> tuple[str, ...]:
+    """The fields `form` asks, in the declared order (None: those every form asks)."""
+    return tuple(name for name, rule in FIELD_RULES.items() if rule.asked_on(form))
+
+
+@cache
+def form_model(form: str | None) -> type[_FieldChecks]:
+    """The model that checks what `form` sends: `FormFields`' fields that this form asks."""
+    declared = FormFields.model_fields
+    fields: dict[str, Any] = {name: (declared[name].annotation, declared[name]) for name in fields_of(form)}
+    return create_model(f"FormFields_{form or 'any'}", __base__=_FieldChecks, **fields)
+
+
+def fields_json_schema(forms: Iterable[str]) -> dict[str, Any]:
+    """The fields of `forms` as JSON Schema (for the OpenAPI document): a field some of them
+    ask only is listed with the forms that ask it, and is required by none."""
+    forms = tuple(forms)
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for form in forms:
+        schema = form_model(form).model_json_schema()
+        properties.update(schema["properties"])
+        required += [name for name in schema.get("required", []) if name not in required]
+    for name, rule in FIELD_RULES.items():
+        if name in properties and not all(rule.asked_on(form) for form in forms):
+            asked = f"Asked by the form(s) {', '.join(rule.forms)} only."
+            described = properties[name].get("description")
+            properties[name] = {**properties[name], "description": f"{described} {asked}" if described else asked}
+            required = [field for field in required if field != name]
+    return {"type": "object", "properties": properties, "required": required}
 
 
 class FieldMessages(TypedDict):
@@ -183,8 +245,8 @@ class FieldOption(TypedDict):
     label: str
 
 
-class ContactFieldSpec(TypedDict):
-    """One field as `ContactFields` in `assets/lead_form.jsx` renders it (keys as the JSX reads them)."""
+class FieldSpec(TypedDict):
+    """One field as `FormFields` in `assets/lead_form.jsx` renders it (keys as the JSX reads them)."""
 
     name: str
     kind: str  # text | email | tel | textarea | select
@@ -207,14 +269,14 @@ def option_label(name: str, value: str, lang: str) -> str:
     return words(lang, "lead_forms").get("options", {}).get(name, {}).get(value, value)
 
 
-def contact_field_specs(lang: str) -> list[ContactFieldSpec]:
-    """The contact fields as the browser form needs them: kind, whether required, input
+def field_specs(form: str, lang: str) -> list[FieldSpec]:
+    """The fields `form` asks, as the browser form needs them: kind, whether required, input
     attributes, a select's options and the messages to show next to each field, in `lang` (the
-    same rules `validate_contact` applies)."""
+    same rules `validate_fields` applies)."""
     text = words(lang, "lead_forms")
     messages = text["field_errors"]
     return [
-        ContactFieldSpec(
+        FieldSpec(
             name=name,
             kind=rule.kind,
             required=rule.required,
@@ -234,13 +296,15 @@ def contact_field_specs(lang: str) -> list[ContactFieldSpec]:
                 mismatch=messages[rule.message],
             ),
         )
-        for name, rule in CONTACT_FIELDS.items()
+        for name, rule in FIELD_RULES.items()
+        if rule.asked_on(form)
     ]
 
 
 @dataclasses.dataclass(frozen=True)
-class ContactCheck:
-    """The five contact fields, cleaned, or per-field messages in the visitor's language."""
+class FieldsCheck:
+    """A form's fields, cleaned (every field: those the form does not ask are empty), or
+    per-field messages in the visitor's language."""
 
     values: dict[str, str]
     errors: dict[str, str]
@@ -287,22 +351,23 @@ def _message_key(error: Any) -> str:
         return "too_long"
     if kind == "mismatch" and not value.strip():
         return "required"  # only spaces
-    return CONTACT_FIELDS[error["loc"][0]].message
+    return FIELD_RULES[error["loc"][0]].message
 
 
-def validate_contact(values: Mapping[str, Any], lang: str = "fr") -> ContactCheck:
-    """Check name, firstname, phone, company and email with the lead form's rules.
+def validate_fields(form: str | None, values: Mapping[str, Any], lang: str = "fr") -> FieldsCheck:
+    """Check the fields `form` asks (a key of `FORM_KEYS`; None: only those every form asks)
+    with their rules; a field the form does not ask is ignored and comes back empty.
 
-    The browser applies the same rules before sending (`contact_field_specs`); the server is
-    the authority. Values are returned stripped and NFC-normalised (tabs become spaces), the
+    The browser applies the same rules before sending (`field_specs`); the server is the
+    authority. Values are returned stripped and NFC-normalised (tabs become spaces), the
     email's domain lower-case and readable (IDN), and errors carry the messages shown next to
     the fields in `lang` (one of `routes.LANGS`).
     """
     messages = words(lang, "lead_forms.field_errors")
     try:
-        cleaned = ContactFields.model_validate(values).model_dump()
+        cleaned = {**dict.fromkeys(FIELD_NAMES, ""), **form_model(form).model_validate(values).model_dump()}
     except ValidationError as refused:
-        return ContactCheck(
+        return FieldsCheck(
             values={}, errors={str(error["loc"][0]): messages[_message_key(error)] for error in refused.errors()}
         )
     errors: dict[str, str] = {}
@@ -313,7 +378,7 @@ def validate_contact(values: Mapping[str, Any], lang: str = "fr") -> ContactChec
             errors["email"] = messages["email"]
         else:
             cleaned["email"], email_ascii = forms
-    return ContactCheck(values=cleaned, errors=errors, email_ascii=email_ascii)
+    return FieldsCheck(values=cleaned, errors=errors, email_ascii=email_ascii)
 
 
 def _email_forms(email: str) -> tuple[str, str] | None:
@@ -333,7 +398,7 @@ def _email_forms(email: str) -> tuple[str, str] | None:
 def email_lookup_forms(email: str) -> frozenset[str]:
     """Every lower-case form under which this site may hold an address, from any way of writing it.
 
-    Intake (`validate_contact`) stores an email stripped, NFC, its domain readable and lower-case;
+    Intake (`validate_fields`) stores an email stripped, NFC, its domain readable and lower-case;
     mail headers carry the domain in IDNA. So an address typed with another case, in NFD, or with
     its domain in punycode or Unicode gives the same forms here, and a data-subject lookup or
     erasure finds what intake stored. The domain's IDNA 2003 mapping is one more form: IDNA 2008
@@ -370,9 +435,9 @@ def _idna2003_forms(domain: str) -> set[str]:
         return set()
 
 
-class LeadInput(ContactFields):
-    """A lead ready to store: its contact fields (already checked by `validate_contact`: build it
-    with `model_construct`), the form, the page's language and anti-bot flags."""
+class LeadInput(FormFields):
+    """A lead ready to store: its form's fields (already checked by `validate_fields`: build it
+    with `model_construct`, every field given), the form, the page's language and anti-bot flags."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -397,7 +462,7 @@ class SubmitResult:
 def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, str]]:
     """The lead described by an API payload (SPEC §7), or the per-field errors.
 
-    Errors on the five contact fields are in the payload's language (the page's); the others
+    Errors on the form's fields are in the payload's language (the page's); the others
     (subject, lang, flags of the form) are for developers and in English.
     """
     errors: dict[str, str] = {}
@@ -412,7 +477,7 @@ def validate(payload: Mapping[str, Any]) -> tuple[LeadInput | None, dict[str, st
     values = dict(payload)
     if values.get("firstname") in (None, "") and values.get("nom") not in (None, ""):
         values["firstname"] = values["nom"]
-    contact = validate_contact(values, lang if lang in routes.LANGS else "fr")
+    contact = validate_fields(form, values, lang if lang in routes.LANGS else "fr")
     errors.update(contact.errors)
     text = payload.get("text")
     if text is not None and (not isinstance(text, str) or len(text) > MAX_TEXT_LENGTH):
@@ -475,7 +540,7 @@ def scoped_idempotency_key(client_ip: str, client_key: str, parts: Iterable[Any]
 
 
 def _idempotency_key(lead: LeadInput, client_ip: str, client_key: str | None) -> str:
-    content = (lead.form, lead.lang, *(getattr(lead, name) for name in FIELDS))
+    content = (lead.form, lead.lang, *(getattr(lead, name) for name in FIELD_NAMES))
     if client_key:
         return scoped_idempotency_key(client_ip, client_key, content)
     bucket = int(time.time() // IDEMPOTENCY_WINDOW.total_seconds())
@@ -485,17 +550,19 @@ def _idempotency_key(lead: LeadInput, client_ip: str, client_key: str | None) ->
 
 def summary_text(lead: LeadInput) -> str:
     """The multi-line summary of SPEC §3 (first name, name, phone, email, company), then the
-    document and its language, and any anti-bot flag for the sales team to weigh."""
+    other fields the lead's form asks, the document and its language, and any anti-bot flag for
+    the sales team to weigh."""
     sales = words("fr", "lead_sales")
-    text = sales["summary"].format(**{name: getattr(lead, name) for name in FIELDS})
-    # A field the summary does not name (added since) gets a line of its own, empty or not.
-    for name in FIELDS:
+    text = sales["summary"].format(**{name: getattr(lead, name) for name in FIELD_NAMES})
+    # A field the summary does not name (added since) gets a line of its own, empty or not, on
+    # the forms that ask it.
+    for name in fields_of(lead.form):
         if "{" + name + "}" not in sales["summary"]:
             value = getattr(lead, name, "")
             shown = option_label(name, value, "fr") if value else sales["empty"]
             text += sales["other_field"].format(label=field_label(name, "fr"), value=shown) + "\n"
-    if lead.form in FORMS:  # a download (a demo booking's lead has no document)
-        document = document_for(FORMS[lead.form]["document"], lead.lang)
+    if lead.form in DOWNLOAD_FORMS:  # a download (a demo booking's lead has no document)
+        document = document_for(DOWNLOAD_FORMS[lead.form]["document"], lead.lang)
         language = sales["document_languages"].get(lead.lang, lead.lang)
         text += sales["document"].format(display_name=document["display_name"], language=language) + "\n"
     for flag in lead.flags:
@@ -558,7 +625,7 @@ def _store(lead: LeadInput, key: str) -> int:
             flags=",".join(lead.flags),
             form=lead.form,
             lang=lead.lang,
-            **{name: getattr(lead, name) for name in FIELDS},
+            **{name: getattr(lead, name) for name in FIELD_NAMES},
             **dict[str, Any](lead.attribution),
         )
         session.add(row)
@@ -571,7 +638,7 @@ def _store(lead: LeadInput, key: str) -> int:
                 mail_from=settings.mail_from,
                 mail_to=settings.lead_mail_to,
                 reply_to=lead.email_ascii or lead.email,
-                subject=FORMS[lead.form]["subject"],
+                subject=DOWNLOAD_FORMS[lead.form]["subject"],
                 body=summary_text(lead),
                 next_attempt_at=utcnow(),
             )

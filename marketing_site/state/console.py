@@ -18,7 +18,7 @@ import reflex as rx
 
 from marketing_site import routes
 from marketing_site.content.words import words
-from marketing_site.services import console
+from marketing_site.services import console, console_bookings
 from marketing_site.state.auth import AuthState, login_url
 
 logger = logging.getLogger(__name__)
@@ -56,6 +56,14 @@ class ConsoleState(rx.State):
     last_mail_failure: str = ""
     mail_attention: list[dict[str, str]] = []
     requeued: int = -1
+    # Bookings: the demos to come and the past ones, by day (services.console_bookings), whether
+    # a list was cut, the team's zone, and the booking whose cancellation awaits its confirmation
+    # (the same button clicked again).
+    upcoming_bookings: list[dict[str, str]] = []
+    past_bookings: list[dict[str, str]] = []
+    bookings_cut: bool = False
+    team_zone: str = ""
+    cancel_asked: str = ""
     # Data-subject requests and the audit log.
     subject_email: str = ""
     subject_counts: list[dict[str, str]] = []
@@ -78,6 +86,7 @@ class ConsoleState(rx.State):
         self.traffic = []
         self.outbox, self.mail_attention, self.health_status, self.requeued = {}, [], "", -1
         self.last_mail_failure = ""
+        self.upcoming_bookings, self.past_bookings, self.bookings_cut, self.cancel_asked = [], [], False, ""
         self.subject_email, self.subject_counts, self.subject_action, self.audit = "", [], "", []
         self.erase_armed = False
         self._say("")
@@ -121,6 +130,7 @@ class ConsoleState(rx.State):
             for step in steps
         ]
         self._refresh_mail()
+        self._refresh_bookings()
         self.audit = console.audit_entries()
 
     # ------------------------------------------------------------------ leads
@@ -240,6 +250,51 @@ class ConsoleState(rx.State):
         self._refresh_mail()
         self._say("requeued", ok=self.requeued > 0, count=self.requeued)
 
+    # ------------------------------------------------------------------ bookings
+
+    def _refresh_bookings(self) -> None:
+        self.upcoming_bookings, self.past_bookings, self.bookings_cut = console_bookings.booking_lists()
+        self.team_zone = console_bookings.team_zone_name()
+
+    @rx.event
+    def refresh_bookings(self):
+        if self._operator() is None:
+            return
+        self.cancel_asked = ""
+        self._refresh_bookings()
+        self._say("bookings_refreshed", count=len(self.upcoming_bookings))
+
+    @rx.event
+    def cancel_booking(self, booking_id: str):
+        """The row's button: the first click asks for the confirmation (the button says so), the
+        same button again cancels on the person's behalf (services.console_bookings)."""
+        operator = self._operator()
+        if operator is None:
+            return
+        shown = {row["id"] for row in self.upcoming_bookings if row["cancellable"]}
+        if not isinstance(booking_id, str) or booking_id not in shown:
+            self.cancel_asked = ""
+            self._say("booking_refused", ok=False)
+            return
+        if self.cancel_asked != booking_id:
+            self.cancel_asked = booking_id
+            self._say("booking_cancel_asked")
+            return
+        self.cancel_asked = ""
+        result = console_bookings.cancel_for_person(operator, int(booking_id))
+        outcome = {"cancelled": "booking_cancelled", "already": "booking_already", "started": "booking_started"}
+        self._say(outcome.get(result.status, "booking_gone"), ok=result.status == "cancelled")
+        self._refresh_bookings()
+        self._refresh_mail()
+        self.audit = console.audit_entries()
+
+    @rx.event
+    def keep_booking(self):
+        if self._operator() is None:
+            return
+        self.cancel_asked = ""
+        self._say("booking_kept")
+
     # ------------------------------------------------------------------ data subjects
 
     def _show_subject(self, email: str, action: str, counts: dict[str, int]) -> None:
@@ -296,7 +351,9 @@ class ConsoleState(rx.State):
             self._say("erase_partial", ok=False, count=sum(partial.remaining.values()))
             self._refresh_leads()
             self._refresh_mail()
+            self._refresh_bookings()
             return
         self._show_subject(console.normalise_email(str(email)), "erased", counts)
         self._refresh_leads()
         self._refresh_mail()
+        self._refresh_bookings()

@@ -1,4 +1,5 @@
-"""The operators' console (/console, /en/console): leads, traffic, charts and funnel, mail, data subjects.
+"""The operators' console (/console, /en/console): leads, demo bookings, traffic, charts and funnel, mail,
+data subjects.
 
 Layout only: the rules are in `services.console`, the state (and its role check on every
 event) in `state.console`, the words in `content/<lang>/console.yaml`. The page is prerendered with
@@ -12,7 +13,7 @@ import re
 import reflex as rx
 
 from marketing_site.content.words import words
-from marketing_site.pages.console import charts, leads, mail, subjects, traffic
+from marketing_site.pages.console import bookings, charts, leads, mail, subjects, traffic
 from marketing_site.state.console import ConsoleState
 
 ON_LOAD = ConsoleState.load
@@ -63,6 +64,7 @@ def _gate(text: dict, lang: str) -> rx.Component:
             rx.fragment(
                 outcome(text),
                 leads.section(text, lang),
+                bookings.section(text, lang),
                 traffic.section(text),
                 charts.section(text, lang),
                 mail.section(text),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import reflex as rx
 
 from marketing_site import theme
-from marketing_site.content.lead_forms import FORMS
+from marketing_site.content.lead_forms import DOWNLOAD_FORMS
 from marketing_site.pages.console.parts import scrollable
 from marketing_site.services.console import SERIES
 from marketing_site.state.console import ConsoleState
@@ -37,7 +37,7 @@ def weekly_chart(text: dict) -> rx.Component:
                     data_key=form,
                     name=text["documents"][form],
                     # Demo bookings stand beside the downloads, not on top of them.
-                    stack_id="leads" if form in FORMS else "bookings",
+                    stack_id="leads" if form in DOWNLOAD_FORMS else "bookings",
                     fill=colour,
                     is_animation_active=False,
                 )

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketing_site.pages.console.parts import scrollable
+from marketing_site.pages.console.parts import download_link, scrollable
 from marketing_site.routes import LANGS
 from marketing_site.services.console import FLAGGED_CHOICES, MAIL_STATUSES, SERIES, SORTS
-from marketing_site.services.leads import CONTACT_FIELDS, field_label, option_label
+from marketing_site.services.leads import FIELD_RULES, field_label, option_label
 from marketing_site.state.console import ConsoleState
 
-# The contact fields with a column of their own in console.yaml; any other field the lead form
-# declares (services.leads.ContactFields) gets one after them, headed by its form label.
+# The form fields with a column of their own in console.yaml; any other field a form asks
+# (services.leads.FormFields) gets one after them, headed by its form label.
 NAMED_FIELDS = ("name", "firstname", "email", "company", "phone")
-OTHER_FIELDS = tuple(name for name in CONTACT_FIELDS if name not in NAMED_FIELDS)
+OTHER_FIELDS = tuple(name for name in FIELD_RULES if name not in NAMED_FIELDS)
 COLUMNS = (
     "created_at",
     "form",
@@ -71,13 +71,7 @@ def filters(text: dict) -> rx.Component:
         rx.el.div(*fields, class_name="console__filters"),
         rx.el.div(
             rx.el.button(text["apply"], type="submit", class_name="btn btn--primary", data_testid="console-apply"),
-            rx.el.a(
-                text["export"],
-                href=ConsoleState.export_href,
-                class_name="btn btn--secondary",
-                data_testid="console-export",
-                download=True,
-            ),
+            download_link(text["export"], ConsoleState.export_href, "console-export"),
             class_name="console__actions",
         ),
         # The alert region is in the page before its message (one that appears with its message
@@ -125,8 +119,8 @@ def _header(text: dict, column: str, lang: str) -> rx.Component:
 
 
 def _cell(text: dict, row: rx.Var, column: str, lang: str) -> rx.Component:
-    if column in OTHER_FIELDS and CONTACT_FIELDS[column].options:  # a select: its option's words
-        options = CONTACT_FIELDS[column].options
+    if column in OTHER_FIELDS and FIELD_RULES[column].options:  # a select: its option's words
+        options = FIELD_RULES[column].options
         value = rx.match(row[column], *[(o, option_label(column, o, lang)) for o in options], row[column])
     elif column == "mail_status":
         value = rx.match(row[column], *[(s, text["statuses"][s]) for s in MAIL_STATUSES], row[column])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from marketing_site.pages.console.parts import scrollable
+from marketing_site.pages.console.parts import action_button, scrollable
 from marketing_site.services.console import MAIL_COUNTS
 from marketing_site.state.console import ConsoleState
 
@@ -87,13 +87,7 @@ def attention(text: dict) -> rx.Component:
             rx.el.p(text["no_attention"], class_name="console__notice", data_testid="console-no-mail-attention"),
         ),
         rx.el.div(
-            rx.el.button(
-                text["retry_all"],
-                type="button",
-                class_name="btn btn--secondary",
-                on_click=ConsoleState.retry_all,
-                data_testid="console-retry-all",
-            ),
+            action_button(text["retry_all"], ConsoleState.retry_all, "console-retry-all"),
             rx.cond(
                 ConsoleState.requeued >= 0,
                 rx.el.p(ConsoleState.requeued, " ", text["requeued"], role="status", data_testid="console-requeued"),
