@@ -335,20 +335,38 @@ def mask(phrase: str) -> str:
     return phrase
 
 
+# How many of the day's slots are still ahead depends on the hour the journey runs: a run of
+# unchecked days or slots, once masked, is written as one line, its positions as ‹k›.
+_UNCHECKED_OPTION = re.compile(r"radio, (‹date›|‹time›), not checked, position (\d+|‹k›), set size ‹n›")
+
+
+def fold_options(phrases: list[str]) -> list[str]:
+    """Masked phrases with each run of unchecked masked options folded into one line."""
+    folded: list[str] = []
+    for phrase in phrases:
+        option = _UNCHECKED_OPTION.fullmatch(phrase)
+        previous = _UNCHECKED_OPTION.fullmatch(folded[-1]) if folded else None
+        if option and not (previous and option.group(1) == previous.group(1)):
+            folded.append(f"radio, {option.group(1)}, not checked, position ‹k›, set size ‹n›")
+        elif not option:
+            folded.append(phrase)
+    return folded
+
+
 HEADER = {
     "fr": (
         "Écrit par `make screen-reader-logs` (tests/test_screen_reader.py) : ne pas modifier à la main.\n\n"
         "Ce que dit le lecteur d'écran virtuel de Guidepup ({version}) dans Chromium pendant ce "
         "parcours : chaque étape est ce que fait la personne, suivie de chaque phrase dite. Un lecteur "
         "d'écran modélisé, pas NVDA, JAWS ou VoiceOver, ni une personne qui s'en sert. Ce qui change "
-        "d'une exécution à l'autre est masqué : ‹date›, ‹time›, ‹n› (créneaux restants)."
+        "d'une exécution à l'autre est masqué : ‹date›, ‹time›, ‹n› (créneaux restants), ‹k› (une suite d'options non cochées)."
     ),
     "en": (
         "Written by `make screen-reader-logs` (tests/test_screen_reader.py): do not edit by hand.\n\n"
         "What Guidepup's virtual screen reader ({version}) says in Chromium during this journey: each "
         "step is what the person does, followed by every phrase said. A modelled screen reader, not "
         "NVDA, JAWS or VoiceOver, nor a person using one. What changes from one run to the next is "
-        "masked: ‹date›, ‹time›, ‹n› (slots left)."
+        "masked: ‹date›, ‹time›, ‹n› (slots left), ‹k› (a run of unchecked options)."
     ),
 }
 
@@ -358,7 +376,7 @@ def render(transcript: Transcript) -> str:
     lines = [f"# {transcript.title}", "", HEADER[transcript.lang].format(version=version()), ""]
     for number, step in enumerate(transcript.steps, 1):
         lines += [f"## {number}. {step.action}", ""]
-        lines += [f"- {mask(phrase)}" for phrase in step.phrases] or ["(—)"]
+        lines += [f"- {phrase}" for phrase in fold_options([mask(p) for p in step.phrases])] or ["(—)"]
         lines.append("")
     return "\n".join(lines)
 
