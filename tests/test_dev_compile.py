@@ -57,6 +57,20 @@ def test_the_compiler_parts_the_loop_uses_are_still_reflexs():
     assert constants.Reflex.JSON == "reflex.json"
 
 
+def test_a_fresh_clone_installs_the_locked_packages_of_every_page_in_its_first_install():
+    """The packages the other pages need go with the first install (a later one makes Vite
+    optimise again and reload the open tab): Reflex's install reads `frontend_packages`, and the
+    project's lock names what a whole compile installs."""
+    from reflex.app import App
+    from reflex_base import constants
+
+    assert "get_config().frontend_packages" in inspect.getsource(App._get_frontend_packages)
+    assert constants.Bun.ROOT_LOCKFILE_DIR == "reflex.lock"
+    locked = dev_compile.locked_packages()
+    assert any(spec.startswith("recharts@") for spec in locked)  # the console's chart, not on the home page
+    assert not {spec.rpartition("@")[0] for spec in locked} & set(constants.PackageJson.DEPENDENCIES)
+
+
 def test_the_web_directory_is_where_reflex_looks_for_it(monkeypatch, tmp_path):
     from reflex.utils.prerequisites import get_web_dir
 

@@ -177,6 +177,22 @@ class GroupCompiler:
         return found
 
 
+def locked_packages() -> list[str]:
+    """The npm packages (`name@version`) the project's `reflex.lock/package.json` adds to
+    Reflex's own: what a whole compile of every page installs."""
+    from reflex_base import constants
+
+    try:
+        package = json.loads((Path(constants.Bun.ROOT_LOCKFILE_DIR) / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [
+        f"{name}@{version}"
+        for name, version in package.get("dependencies", {}).items()
+        if name not in constants.PackageJson.DEPENDENCIES
+    ]
+
+
 def installed_packages() -> set[str]:
     """The npm packages the web directory's package.json names."""
     try:
@@ -254,16 +270,22 @@ def full_compile(app: Any, only_routes: Collection[str] | None = None) -> frozen
     from reflex_base.utils.format import format_route
 
     recorder = _wrap_recorder()
-    plugins = get_config().plugins
-    plugins.append(recorder)
+    config = get_config()
+    config.plugins.append(recorder)
     every_page = app._unevaluated_pages
+    asked_packages = list(config.frontend_packages)
     if only_routes is not None:
         kept = {format_route(route) for route in only_routes}
         app._unevaluated_pages = {route: page for route, page in every_page.items() if route in kept}
+        # The packages the other pages need, as the project's lock names them, in the same
+        # install: installed later, each would make Vite optimise its dependencies again and
+        # reload the open tab.
+        config.frontend_packages = [*asked_packages, *locked_packages()]
     try:
         compiler.compile_app(app, prerender_routes=False, use_rich=False)
     finally:
-        plugins.remove(recorder)
+        config.plugins.remove(recorder)
+        config.frontend_packages = asked_packages
         app._unevaluated_pages = every_page
     build.set_env_json()
     return frozenset(app.app_wraps) | frozenset(recorder.wraps)
