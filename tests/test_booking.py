@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from lead_payloads import form_values
-from servers import free_port, migrated_sqlite_copy
+from servers import free_port, migrated_sqlite_copy, run_in_own_loop
 from sqlmodel import select
 
 # Monday 21 December 2026, 08:00 in Paris (UTC+1); Friday the 25th is Christmas.
@@ -475,7 +475,6 @@ def test_the_meeting_length_setting_makes_the_offer_the_booking_the_invitation_a
     """Issue 40: BOOKING_MEETING_MINUTES, not a constant. At 45 minutes with the 15-minute buffer
     the meetings start every hour, each booking lasts 45 minutes, and the invitation and the
     visitor's mail say so in the visitor's language."""
-    import asyncio
     import json
 
     from icalendar import Calendar
@@ -496,7 +495,7 @@ def test_the_meeting_length_setting_makes_the_offer_the_booking_the_invitation_a
     # Busy from 50 minutes after the start: inside the meeting and its buffer (45 + 15), not after.
     assert schedule.overlaps(start, [(start + timedelta(minutes=50), start + timedelta(minutes=70))])
     assert not schedule.overlaps(start, [(start + timedelta(minutes=60), start + timedelta(minutes=70))])
-    assert json.loads(asyncio.run(booking_api.slots(None)).body)["duration_minutes"] == 45
+    assert json.loads(run_in_own_loop(booking_api.slots(None)).body)["duration_minutes"] == 45
 
     first, second, *_ = scheduler.available_slots()
     for lang, slot in (("en", first), ("fr", second)):

@@ -41,6 +41,12 @@ def _prerendered(page, site: str, path: str) -> list:
     held = _hold_hydration(page)
     page.goto(_url(site, path), wait_until="domcontentloaded")
     page.wait_for_function("() => document.readyState === 'complete'")
+    # The module is imported by an inline script: the page may be complete before Playwright
+    # hands the held request to this thread (it does so while the test waits).
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
     assert held, "the React DOM module was requested (and held)"
     return held
 

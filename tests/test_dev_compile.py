@@ -93,10 +93,18 @@ def test_a_web_directory_is_ready_when_this_reflex_made_it_and_the_loop_compiled
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    os.environ.setdefault("REFLEX_WEB_WORKDIR", str(tmp_path_factory.mktemp("web")))
+    # The web directory and the development mode are the process's environment: given back
+    # afterwards (left set, the later tests of the process read a build that is not theirs).
+    kept = {name: os.environ.get(name) for name in ("REFLEX_WEB_WORKDIR", "REFLEX_ENV_MODE")}
+    os.environ["REFLEX_WEB_WORKDIR"] = str(tmp_path_factory.mktemp("web"))
     dev_compile.set_dev_mode()
     app, _ = dev_compile.load_app()
-    return app
+    yield app
+    for name, value in kept.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 GROUPS = ("about", "home", routes.NOT_FOUND_KEY)
