@@ -76,6 +76,14 @@ $(DOT_PROVIDER): tests/oidc-dot/requirements.txt
 	tests/oidc-dot/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/oidc-dot/requirements.txt
 	touch $@
 
+# django-oidc-provider 0.9.0 (the third real provider) for tests/test_auth_djop.py, the same way,
+# exactly as tests/oidc-djop/requirements.txt pins it.
+DJOP_PROVIDER := tests/oidc-djop/.venv/.installed
+$(DJOP_PROVIDER): tests/oidc-djop/requirements.txt
+	$(PYTHON) -m venv tests/oidc-djop/.venv
+	tests/oidc-djop/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/oidc-djop/requirements.txt
+	touch $@
+
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 
@@ -182,7 +190,7 @@ ENGINE_ONLY_TESTS = tests/test_nginx.py tests/test_prometheus.py tests/test_mach
 	tests/test_client_address.py tests/test_routes_http.py tests/test_security.py tests/test_outbox_stall.py \
 	tests/test_screen_reader.py
 
-test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER) $(SCREEN_READER)
+test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER) $(DJOP_PROVIDER) $(SCREEN_READER)
 	@mkdir -p test-artifacts; engines=""; ignore=""; \
 	if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
 		echo "--- the PostgreSQL and Redis lane builds and runs beside this one: test-artifacts/engines.log"; \

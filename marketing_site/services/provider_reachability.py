@@ -27,10 +27,11 @@ from marketing_site import logs
 logger = logging.getLogger(__name__)
 
 PROBE_TIMEOUT_SECONDS = 2.0
-# How long an answer is believed. "Up" a little longer: a provider that answered a moment ago
-# is asked again at most every 10 s. "Down" shorter: the page says "try again in a minute",
-# and the visitor who does so meets a fresh probe.
-UP_SECONDS = 10.0
+# How long an answer is believed: a few seconds either way. A provider that goes down is
+# noticed within UP_SECONDS (the price: one small request per origin and worker that often
+# while visitors log in), and one that comes back within DOWN_SECONDS (the page says "try
+# again in a minute": the visitor who does so meets a fresh probe).
+UP_SECONDS = 5.0
 DOWN_SECONDS = 5.0
 # A proxy in front of a provider that is down answers these: the browser would show that page.
 GATEWAY_STATUSES = frozenset({502, 503, 504})
