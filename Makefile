@@ -162,9 +162,11 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_audience_flush.py::test_two_workers_flushing_at_once_lose_no_view \
 	$(filter-out $(ENGINE_EXCLUDED),$(wildcard tests/test_auth*.py)) $(wildcard tests/test_console*.py)
 # The login against django-oauth-toolkit (tests/test_auth_dot.py, 5-8 minutes on this machine:
-# real logins, short tokens waited for, two site restarts) runs in the SQLite pass only; its
-# engine-dependent parts (the refresh lock, the logout jti in Redis) are in the other auth tests.
-ENGINE_EXCLUDED = tests/test_auth_dot.py
+# real logins, short tokens waited for, two site restarts) and against django-oidc-provider
+# (tests/test_auth_djop.py, about 51 s: two site restarts, no token lifetime waited for) runs in
+# the SQLite pass only; their engine-dependent parts (the refresh lock, the logout jti in Redis)
+# are in the other auth tests.
+ENGINE_EXCLUDED = tests/test_auth_dot.py tests/test_auth_djop.py
 # That pass runs beside the SQLite one (each keeps about one core busy; CI has two), on its own
 # port and its own build (.web-engines), its output in test-artifacts/engines.log, shown after.
 # Then, in the same lane, these SQLite tests (on that build) leave the first pass, so that the

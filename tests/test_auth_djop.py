@@ -135,6 +135,33 @@ def test_a_revoked_grant_then_a_page_load_leaves_the_visitor_on_the_page_logged_
     assert page.get_by_test_id("auth-error").count() == 0
 
 
+def test_a_refresh_that_meets_another_issuer_logs_both_whole(djop, monkeypatch, caplog):
+    """Issue 39: the page load's warning cut the issuers to "http://127.0.0.1:<port>/…". With
+    OIDC_ISSUER one slash off djop's (an issuer with a path), the refresh fails on discovery and
+    the WARNING names the discovered and the configured issuer whole. No browser."""
+    from test_auth_services import _run
+
+    from marketing_site import logs
+    from marketing_site.services import oidc
+    from marketing_site.settings import get_settings
+    from marketing_site.state.auth import log_token_failure
+
+    configured = djop.provider.issuer + "/"
+    for name, value in {"OIDC_ISSUER": configured, "OIDC_CLIENT_ID": DJOP_CLIENT_ID, "OIDC_CLIENT_SECRET": "s"}.items():
+        monkeypatch.setenv(name, value)
+    get_settings.cache_clear()
+    try:
+        tokens = sessions.Tokens("id.token.x", "access-1", "refresh-1", time.time() - 10, time.time() - 20)
+        with pytest.raises(oidc.TokenFailed) as failure:
+            _run(oidc.relying_party().refresh("refresh-1", tokens, "u"))
+        with caplog.at_level("WARNING", logger="marketing_site.state.auth"):
+            log_token_failure(failure.value)
+    finally:
+        get_settings.cache_clear()
+    line = logs.RedactingFormatter().format(caplog.records[-1])
+    assert f"{djop.provider.issuer!r} is not OIDC_ISSUER {configured!r}" in line and "…" not in line, line
+
+
 def test_with_the_provider_down_login_and_logout_show_the_sites_own_page(new_page, site, site_server, djop):
     """djop stops after the site cached its discovery. Login and Logout ask it first (2 s at
     most, the answer kept a few seconds) and, without an answer, show the site's own page in

@@ -7,8 +7,9 @@ development provider) started and stopped on a loopback port (issue 39, points 1
   silent check), an ERROR names the endpoint whole, and each visitor is counted by route;
 - the answer is believed a few seconds (UP_SECONDS, DOWN_SECONDS), then asked again;
 - OIDC_USE_REFRESH_TOKENS=false never refreshes, even with a refresh token stored;
-- two log lines quote the issuer whole: the refused client credentials (a period right after
-  it) and a page load whose refresh met a discovery naming another issuer.
+- the refused client credentials' log line quotes the issuer whole (a period came right after
+  it; the other line, a refresh meeting another issuer, is tested in tests/test_auth_djop.py,
+  which has an issuer with a path).
 """
 
 from __future__ import annotations
@@ -19,12 +20,11 @@ import time
 
 import pytest
 from servers import free_port
-from test_auth_bounds import _api
+from test_auth_bounds import _api, database  # noqa: F401 - `database` is a fixture, used by name
 from test_auth_services import _run
 
 from marketing_site import logs, metrics
 from marketing_site.content.words import words
-from marketing_site.db import metadata
 from marketing_site.dev_services import start_provider
 from marketing_site.services import logout_hint, oidc, provider_reachability, sessions
 from marketing_site.settings import get_settings
@@ -32,16 +32,11 @@ from marketing_site.settings import get_settings
 USER = {"sub": "u", "email": "u@example.test"}
 
 
-@pytest.fixture
-def database(tmp_path, monkeypatch):
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'auth.db'}")
-    monkeypatch.setenv("SESSION_SECRET", "test-secret-" + "x" * 32)
-    get_settings.cache_clear()
-    metadata.create_all(sessions.engine())
+@pytest.fixture(autouse=True)
+def fresh_answers():
+    """Each test meets the provider afresh: no answer of another test believed."""
     provider_reachability.reachability().forget()
     yield
-    get_settings.cache_clear()
-    oidc._PARTIES.clear()
     provider_reachability.reachability().forget()
 
 
@@ -80,9 +75,8 @@ def _session(expires_in: float = 3600, refresh_token: str | None = None) -> str:
     return sessions.create_session({"sub": "u"}, tokens)
 
 
-def test_login_and_logout_with_the_provider_down_show_the_sites_page_logged_and_counted(
-    database, monkeypatch, provider, caplog
-):
+@pytest.mark.usefixtures("database")
+def test_login_and_logout_with_the_provider_down_show_the_sites_page_logged_and_counted(monkeypatch, provider, caplog):
     """Discovery cached while the provider answered, then the provider stops: /auth/login
     answers 503 with the site's page in the return path's language (Retry-After 60, nothing
     sent to the provider), logs an ERROR naming the authorize endpoint whole and counts the
@@ -120,7 +114,8 @@ def test_login_and_logout_with_the_provider_down_show_the_sites_page_logged_and_
     assert any(c.startswith(f'{sessions.MARKER_COOKIE}=""') for c in cleared)
 
 
-def test_the_silent_check_with_the_provider_down_stays_on_the_page(database, monkeypatch, provider):
+@pytest.mark.usefixtures("database")
+def test_the_silent_check_with_the_provider_down_stays_on_the_page(monkeypatch, provider):
     """Nobody asked for the silent round trip: with the provider down the visitor is sent back
     to the page, the marker cleared (no second try at the next load), counted as `silent`."""
     client = _api(monkeypatch, provider.issuer, OIDC_SILENT_LOGIN="true")
@@ -164,17 +159,15 @@ def test_a_probe_that_does_not_answer_in_time_is_down():
         started = time.monotonic()
         up = _run(provider_reachability.Reachability().answers(f"http://127.0.0.1:{silent.getsockname()[1]}/authorize"))
         took = time.monotonic() - started
-    assert (
-        up is False
-        and provider_reachability.PROBE_TIMEOUT_SECONDS <= took < 10 * provider_reachability.PROBE_TIMEOUT_SECONDS
-    )
+    assert up is False and 1.0 <= took < 5.0  # a short timeout: the visitor waits seconds, not minutes
 
 
 # ----------------------------------------------------------------------------- OIDC_USE_REFRESH_TOKENS
 
 
+@pytest.mark.usefixtures("database")
 @pytest.mark.parametrize("use_refresh_tokens", [False, True])
-def test_refresh_tokens_off_never_refresh_even_with_one_stored(database, use_refresh_tokens):
+def test_refresh_tokens_off_never_refresh_even_with_one_stored(use_refresh_tokens):
     """A provider may issue refresh tokens unasked (django-oidc-provider, django-oauth-toolkit).
     With OIDC_USE_REFRESH_TOKENS=false an expired access token is not refreshed: the session
     lives its day with it, no request leaves (the provider here is down: a refresh would fail
@@ -210,21 +203,3 @@ def test_the_refused_client_credentials_name_the_issuer_whole(caplog):
         party._client_rejected("HTTP 401")
     line = _line(caplog.records[-1])
     assert f"registered at {issuer!r}." in line and "…" not in line, line
-
-
-def test_a_page_load_whose_refresh_meets_another_issuer_logs_both_whole(database, monkeypatch, provider, caplog):
-    """OIDC_ISSUER one slash off the provider's: the page load's refresh fails on discovery
-    and its WARNING names the discovered and the configured issuer whole, not cut to the host."""
-    from marketing_site.state.auth import log_token_failure
-
-    configured = provider.issuer + "/"
-    for name, value in {"OIDC_ISSUER": configured, "OIDC_CLIENT_ID": "c", "OIDC_CLIENT_SECRET": "s"}.items():
-        monkeypatch.setenv(name, value)
-    get_settings.cache_clear()
-    session_id = _session(expires_in=-10, refresh_token="refresh-1")
-    with pytest.raises(oidc.TokenFailed) as failure:
-        _run(oidc.relying_party().session_tokens(session_id))
-    with caplog.at_level(logging.WARNING, logger="marketing_site.state.auth"):
-        log_token_failure(failure.value)
-    line = _line(caplog.records[-1])
-    assert f"{provider.issuer!r} is not OIDC_ISSUER {configured!r}" in line and "…" not in line, line

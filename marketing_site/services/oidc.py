@@ -655,7 +655,7 @@ class RelyingParty:
                 return None
             record, tokens = live
             user = sessions.user_of(record)
-            if not tokens_expired(tokens) or not self.refreshes(tokens):
+            if not tokens_expired(tokens) or not self.refreshes(tokens) or not tokens.refresh_token:
                 return user, tokens
             try:
                 fresh = await self.refresh(tokens.refresh_token, tokens, record.sub)
