@@ -3,9 +3,10 @@
 Discovery is cached for the life of a worker, so a provider that went down after the site
 started is only noticed by the visitor's browser: Login, Logout and the silent check would
 leave them on the browser's connection-refused page, and the site would log nothing. Before
-those redirects the site asks the page it is about to send the browser to (the authorize or
-end-session endpoint, without parameters): any answer but a gateway's (502, 503, 504) counts
-as "up"; a refused or reset connection, a timeout (PROBE_TIMEOUT_SECONDS) or a gateway's
+those redirects the site asks the page it is about to send the browser to (a HEAD request to
+the authorize or end-session endpoint, without parameters: the provider renders nothing, and
+counts no authorization request): any answer but a gateway's (502, 503, 504), a 405 included,
+counts as "up"; a refused or reset connection, a timeout (PROBE_TIMEOUT_SECONDS) or a gateway's
 answer as "down". Each origin's answer is kept a few seconds (UP_SECONDS, DOWN_SECONDS), and
 concurrent requests share one probe, so a crowd of visitors costs the provider one request
 per origin in that time. A probe that finds the provider down is logged at ERROR; each
@@ -73,7 +74,7 @@ class Reachability:
         reason = ""
         try:
             async with httpx2.AsyncClient(timeout=PROBE_TIMEOUT_SECONDS, follow_redirects=False) as http:
-                response = await http.get(endpoint)
+                response = await http.head(endpoint)
             if response.status_code in GATEWAY_STATUSES:
                 reason = f"HTTP {response.status_code}"
         except httpx2.HTTPError as error:
