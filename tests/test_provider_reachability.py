@@ -1,12 +1,14 @@
 """The login routes with a provider that stopped answering, and the refresh setting, without a
 build: the site's Starlette routes over ASGI against a real provider (oidc-provider-mock, the
-development provider) started and stopped on a loopback port (issue 39, points 12 and 13).
+development provider) started and stopped on a loopback port (issue 39, points 11 to 13).
 
 - Login, Logout and the silent check ask the provider before sending the browser there; when it
   does not answer the visitor gets the site's own page (Login, Logout) or stays on the page (the
   silent check), an ERROR names the endpoint whole, and each visitor is counted by route;
 - the answer is believed a few seconds (UP_SECONDS, DOWN_SECONDS), then asked again;
 - OIDC_USE_REFRESH_TOKENS=false never refreshes, even with a refresh token stored;
+- at logout an expired access token is refreshed first: a refused refresh drops the hint, a
+  provider that cannot be asked leaves it;
 - the refused client credentials' log line quotes the issuer whole (a period came right after
   it; the other line, a refresh meeting another issuer, is tested in tests/test_auth_djop.py,
   which has an issuer with a path).
@@ -203,3 +205,23 @@ def test_the_refused_client_credentials_name_the_issuer_whole(caplog):
         party._client_rejected("HTTP 401")
     line = _line(caplog.records[-1])
     assert f"registered at {issuer!r}." in line and "…" not in line, line
+
+
+# ----------------------------------------------------------------------------- the logout hint
+
+
+@pytest.mark.usefixtures("database")
+def test_an_expired_access_token_is_refreshed_before_the_logout_and_a_refused_grant_drops_the_hint(provider):
+    """The access token's state alone never drops the hint: the site refreshes first. A provider
+    that refuses the refresh token (it no longer knows the grant: here a token it never issued)
+    ends the session and the hint goes; one that cannot be asked keeps it (the ID token it has)."""
+    party = oidc.RelyingParty(
+        get_settings().replace(oidc_issuer=provider.issuer, oidc_client_id="c", oidc_client_secret="s")
+    )
+    session_id = _session(expires_in=-10, refresh_token="a-refresh-token-it-never-issued")
+    assert _run(logout_hint.id_token_hint(party, session_id)) is None
+    assert sessions.live_session(session_id) is None  # the refused refresh ended it
+    provider.stop()
+    party = oidc.RelyingParty(party.settings.replace(oidc_issuer=provider.issuer + "/x"))  # discovery fails
+    session_id = _session(expires_in=-10, refresh_token="refresh-1")
+    assert _run(logout_hint.id_token_hint(party, session_id)) == "id.token.x"
