@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from servers import ARTIFACTS, ROOT, DjangoProvider, SiteServer
 
@@ -36,6 +37,23 @@ class ProviderSite:
 
     def site_log_size(self) -> int:
         return len(self.log.read_text(errors="replace"))
+
+    def logged_in_on(self, new_page, path: str, user: str = "camille", locale: str = "fr-FR"):
+        """A fresh browser logged in at this provider from the navbar of `path`, back on `path`."""
+        return logged_in_on(new_page, self.site_server.url, path, self.provider.authorize_path, user, locale)
+
+
+def provider_fixture(name: str, kind: type[DjangoProvider], port_offset: int, client_id: str, client_secret: str):
+    """The module-scoped fixture `name`: a `kind` provider on the session site's port +
+    `port_offset`, prepared and started, with the session's site pointed at it (`pointed_at`)."""
+
+    @pytest.fixture(scope="module", name=name)
+    def provider_site(site_server, workdir) -> Iterator[ProviderSite]:
+        provider = kind(site_server.port + port_offset, site_server.url, workdir / kind.knob_prefix.lower())
+        with pointed_at(provider.prepare().start(), site_server, client_id, client_secret) as pointed:
+            yield pointed
+
+    return provider_site
 
 
 @contextlib.contextmanager
@@ -150,3 +168,18 @@ def wait_for(predicate, timeout: float, message: str) -> None:
     while not predicate():
         assert time.monotonic() < deadline, message
         time.sleep(0.3)
+
+
+def a_page_load_ends_the_revoked_session(page, site_server: SiteServer, id_hash: str) -> None:
+    """The session's grant was revoked at the provider: its access token expires, the page is
+    loaded again, the refused refresh ends the session, and the page says logged out, the
+    "logged in" marker gone."""
+    expire_access_token(site_server, id_hash)
+    page.reload()
+    wait_for(
+        lambda: site_server.query("SELECT count(*) FROM auth_session WHERE id_hash = ?", id_hash) == [(0,)],
+        20,
+        "the refused refresh did not end the session",
+    )
+    assert not shows_logged_in(page, wait=4)
+    wait_for(lambda: MARKER not in cookies_of(page), 10, "the stale marker was not cleared")

@@ -758,6 +758,7 @@ class DjangoProvider:
     directory: Path
     issuer_path: str
     knob_prefix: str
+    authorize_path: str  # where the site sends the browser to log in
 
     def __init__(self, port: int, site_url: str, data: Path):
         self.port = port
@@ -870,6 +871,7 @@ class DotProvider(DjangoProvider):
     directory = DOT_DIR
     issuer_path = "/o"
     knob_prefix = "DOT"
+    authorize_path = "/o/authorize/"
 
     def _before_migrating(self) -> None:
         """Its RSA signing key, a file its settings read."""
@@ -894,6 +896,7 @@ class DjopProvider(DjangoProvider):
     directory = DJOP_DIR
     issuer_path = "/openid"
     knob_prefix = "DJOP"
+    authorize_path = "/openid/authorize"
 
 
 class ForeignSite:

@@ -21,12 +21,11 @@ import httpx2
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from provider_walks import (
-    MARKER,
+    a_page_load_ends_the_revoked_session,
     cookies_of,
     expire_access_token,
     latest_session,
-    logged_in_on,
-    pointed_at,
+    provider_fixture,
     query_of,
     session_of,
     shows_logged_in,
@@ -39,19 +38,9 @@ from marketing_site.services import provider_reachability, sessions
 
 pytestmark = pytest.mark.browser
 
-AUTHORIZE = "/openid/authorize"
 END_SESSION = "/openid/end-session"
 
-
-@pytest.fixture(scope="module")
-def djop(site_server, workdir):
-    provider = DjopProvider(site_server.port + 81, site_server.url, workdir / "djop").prepare().start()
-    with pointed_at(provider, site_server, DJOP_CLIENT_ID, DJOP_CLIENT_SECRET) as pointed:
-        yield pointed
-
-
-def _logged_in_on(new_page, site: str, path: str, user: str = "camille", locale: str = "fr-FR"):
-    return logged_in_on(new_page, site, path, AUTHORIZE, user, locale)
+djop = provider_fixture("djop", DjopProvider, 81, DJOP_CLIENT_ID, DJOP_CLIENT_SECRET)
 
 
 def _log_out(page) -> list[str]:
@@ -75,7 +64,7 @@ def test_login_from_an_english_page_then_a_refresh_keep_names_and_roles(new_page
     """The scope with offline_access and prompt=consent (djop's discovery lists no scopes),
     names from UserInfo and roles from the ID token; an expired access token is then refreshed
     at the next page load (djop's refresh grant), and the visitor stays logged in."""
-    page, authorize = _logged_in_on(new_page, site, "/en/pricing", locale="en-GB")
+    page, authorize = djop.logged_in_on(new_page, "/en/pricing", locale="en-GB")
     params = query_of(authorize[0])
     assert params["scope"] == "openid profile email offline_access" and params["prompt"] == "consent"
     assert page.url == site + "/en/pricing" and shows_logged_in(page)
@@ -99,7 +88,7 @@ def test_logout_after_the_access_token_expired_comes_back_to_the_site(new_page, 
     token); without one it sends the one it has (an expired ID token is still a valid hint,
     RP-Initiated Logout 1.0 §2). Either way djop ends its session and sends the visitor home,
     where the site's session is gone too."""
-    page, _ = _logged_in_on(new_page, site, "/compare", user="alex")
+    page, _ = djop.logged_in_on(new_page, "/compare", user="alex")
     id_hash, _ = latest_session(site_server)
     expire_access_token(site_server, id_hash, keep_refresh_token=refresh_token)
     tokens_before = len(djop.provider.requests("/openid/token"))
@@ -119,18 +108,10 @@ def test_a_revoked_grant_then_a_page_load_leaves_the_visitor_on_the_page_logged_
     """The grant is revoked at djop (its tokens deleted, as its admin does): the next page load
     refreshes, djop answers invalid_grant, and the visitor stays on the page, logged out, the
     marker gone, without being sent to djop again."""
-    page, authorize = _logged_in_on(new_page, site, "/compare", user="zoe")
+    page, authorize = djop.logged_in_on(new_page, "/compare", user="zoe")
     id_hash, _ = latest_session(site_server)
     djop.provider.shell("from oidc_provider.models import Token; Token.objects.filter(user__username='zoe').delete()")
-    expire_access_token(site_server, id_hash)
-    page.reload()
-    wait_for(
-        lambda: site_server.query("SELECT count(*) FROM auth_session WHERE id_hash = ?", id_hash) == [(0,)],
-        20,
-        "the refused refresh did not end the session",
-    )
-    assert not shows_logged_in(page, wait=4)
-    wait_for(lambda: MARKER not in cookies_of(page), 10, "the stale marker was not cleared")
+    a_page_load_ends_the_revoked_session(page, site_server, id_hash)
     assert len(authorize) == 1 and page.url == site + "/compare"
     assert page.get_by_test_id("auth-error").count() == 0
 
@@ -169,7 +150,7 @@ def test_with_the_provider_down_login_and_logout_show_the_sites_own_page(new_pag
     an ERROR naming the endpoint whole and counts each visitor in
     site_oidc_provider_unreachable_total. The logout still ends the site's session. Last: it
     stops the provider."""
-    page, _ = _logged_in_on(new_page, site, "/compare")
+    page, _ = djop.logged_in_on(new_page, "/compare")
     id_hash, _ = latest_session(site_server)
     offset = djop.site_log_size()
     logins, logouts = _unreachable(site, "login"), _unreachable(site, "logout")

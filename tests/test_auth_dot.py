@@ -26,13 +26,12 @@ from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
 import httpx2
 import pytest
 from provider_walks import (
-    MARKER,
     PASSWORDS,
-    cookies_of,
+    a_page_load_ends_the_revoked_session,
     latest_session,
     logged_in_on,
     open_browser,
-    pointed_at,
+    provider_fixture,
     query_of,
     session_of,
     session_secret,
@@ -47,22 +46,15 @@ from marketing_site.services import sessions
 
 pytestmark = pytest.mark.browser
 
-AUTHORIZE = "/o/authorize/"
-
-
-@pytest.fixture(scope="module")
-def dot(site_server, workdir):
-    provider = DotProvider(site_server.port + 80, site_server.url, workdir / "dot").prepare().start()
-    with pointed_at(provider, site_server, DOT_CLIENT_ID, DOT_CLIENT_SECRET) as pointed:
-        yield pointed
+dot = provider_fixture("dot", DotProvider, 80, DOT_CLIENT_ID, DOT_CLIENT_SECRET)
 
 
 def _open(new_page, locale: str = "fr-FR"):
-    return open_browser(new_page, AUTHORIZE, locale)
+    return open_browser(new_page, DotProvider.authorize_path, locale)
 
 
 def _logged_in_on(new_page, site: str, path: str, user: str = "camille", locale: str = "fr-FR"):
-    return logged_in_on(new_page, site, path, AUTHORIZE, user, locale)
+    return logged_in_on(new_page, site, path, DotProvider.authorize_path, user, locale)
 
 
 # ----------------------------------------------------------------------------- login
@@ -174,15 +166,7 @@ def test_a_revoked_grant_then_a_page_load_leaves_the_visitor_on_the_page_logged_
         auth=(DOT_CLIENT_ID, DOT_CLIENT_SECRET),
     )
     assert revoked.status_code == 200
-    site_server.query("UPDATE auth_session SET access_expires_at = ? WHERE id_hash = ?", time.time() - 1, id_hash)
-    page.reload()
-    wait_for(
-        lambda: site_server.query("SELECT count(*) FROM auth_session WHERE id_hash = ?", id_hash) == [(0,)],
-        20,
-        "the refused refresh did not end the session",
-    )
-    assert not shows_logged_in(page, wait=4)
-    wait_for(lambda: MARKER not in cookies_of(page), 10, "the stale marker was not cleared")
+    a_page_load_ends_the_revoked_session(page, site_server, id_hash)
     page.goto(site + "/en/pricing")
     assert page.url == site + "/en/pricing" and not shows_logged_in(page, wait=4)
     assert len(authorize) == 1  # the login only: nothing sent the visitor to DOT again
