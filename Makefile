@@ -76,6 +76,14 @@ $(DOT_PROVIDER): tests/oidc-dot/requirements.txt
 	tests/oidc-dot/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/oidc-dot/requirements.txt
 	touch $@
 
+# django-oidc-provider 0.9.0 (the third real provider) for tests/test_auth_djop.py, the same way,
+# exactly as tests/oidc-djop/requirements.txt pins it.
+DJOP_PROVIDER := tests/oidc-djop/.venv/.installed
+$(DJOP_PROVIDER): tests/oidc-djop/requirements.txt
+	$(PYTHON) -m venv tests/oidc-djop/.venv
+	tests/oidc-djop/.venv/bin/pip install --quiet --disable-pip-version-check -r tests/oidc-djop/requirements.txt
+	touch $@
+
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 
@@ -154,9 +162,11 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_audience_flush.py::test_two_workers_flushing_at_once_lose_no_view \
 	$(filter-out $(ENGINE_EXCLUDED),$(wildcard tests/test_auth*.py)) $(wildcard tests/test_console*.py)
 # The login against django-oauth-toolkit (tests/test_auth_dot.py, 5-8 minutes on this machine:
-# real logins, short tokens waited for, two site restarts) runs in the SQLite pass only; its
-# engine-dependent parts (the refresh lock, the logout jti in Redis) are in the other auth tests.
-ENGINE_EXCLUDED = tests/test_auth_dot.py
+# real logins, short tokens waited for, two site restarts) and against django-oidc-provider
+# (tests/test_auth_djop.py, about 51 s: two site restarts, no token lifetime waited for) runs in
+# the SQLite pass only; their engine-dependent parts (the refresh lock, the logout jti in Redis)
+# are in the other auth tests.
+ENGINE_EXCLUDED = tests/test_auth_dot.py tests/test_auth_djop.py
 # That pass runs beside the SQLite one (each keeps about one core busy; CI has two), on its own
 # port and its own build (.web-engines), its output in test-artifacts/engines.log, shown after.
 # Then, in the same lane, these SQLite tests (on that build) leave the first pass, so that the
@@ -182,7 +192,7 @@ ENGINE_ONLY_TESTS = tests/test_nginx.py tests/test_prometheus.py tests/test_mach
 	tests/test_client_address.py tests/test_routes_http.py tests/test_security.py tests/test_outbox_stall.py \
 	tests/test_screen_reader.py
 
-test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER) $(SCREEN_READER)
+test: migrate chromium nginx prometheus fonts java $(OIDC_PROVIDER) $(DOT_PROVIDER) $(DJOP_PROVIDER) $(SCREEN_READER)
 	@mkdir -p test-artifacts; engines=""; ignore=""; \
 	if [ -n "$$TEST_DATABASE_URL" ] && [ -n "$$TEST_REDIS_URL" ]; then \
 		echo "--- the PostgreSQL and Redis lane builds and runs beside this one: test-artifacts/engines.log"; \

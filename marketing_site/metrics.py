@@ -135,6 +135,15 @@ OIDC_LOGINS = Counter(
 )
 REFRESH_OUTCOMES = ("refreshed", "ended", "failed")
 OIDC_REFRESHES = Counter(f"{PREFIX}_oidc_refreshes", "Access-token refreshes, by outcome.", ["outcome"])
+# Routes that send the browser to the provider: when it does not answer (services/
+# provider_reachability.py) the visitor stays on the site (Login and Logout: its "login is
+# unavailable" page; the silent check: back on the page).
+PROVIDER_ROUTES = ("login", "silent", "logout")
+OIDC_PROVIDER_UNREACHABLE = Counter(
+    f"{PREFIX}_oidc_provider_unreachable",
+    "Visitors kept on the site because the identity provider did not answer, by route.",
+    ["route"],
+)
 
 # ----------------------------------------------------------------------------- database pool
 
@@ -188,6 +197,8 @@ for _outcome in LOGIN_OUTCOMES:
     OIDC_LOGINS.labels(outcome=_outcome)
 for _outcome in REFRESH_OUTCOMES:
     OIDC_REFRESHES.labels(outcome=_outcome)
+for _route in PROVIDER_ROUTES:
+    OIDC_PROVIDER_UNREACHABLE.labels(route=_route)
 
 
 # ----------------------------------------------------------------------------- HTTP middleware

@@ -739,37 +739,53 @@ DOT_DIR = ROOT / "tests" / "oidc-dot"
 DOT_PYTHON = DOT_DIR / ".venv" / "bin" / "python"
 # DOT's own names for the client it registers (tests/oidc-dot/setup_data.py).
 DOT_CLIENT_ID, DOT_CLIENT_SECRET = "nereo-site", "dot-secret-9f2c7a1e4b6d8f0a"
+DJOP_DIR = ROOT / "tests" / "oidc-djop"
+# django-oidc-provider's client (tests/oidc-djop/setup_data.py).
+DJOP_CLIENT_ID, DJOP_CLIENT_SECRET = "nereo-site", "djop-secret-5c1e9a7f3b2d4e60"
 
 
-class DotProvider:
-    """django-oauth-toolkit 3.4.1 (tests/oidc-dot, `make test` builds its virtualenv) on a
-    loopback port, under Django's development server; issuer `http://127.0.0.1:<port>/o`.
+class DjangoProvider:
+    """A Django identity provider of the tests (a folder of tests/ with `manage.py`, its
+    `setup_data.py` and a pinned virtualenv `make test` builds) on a loopback port, under
+    Django's development server; subclasses name the folder, the issuer's path and the prefix
+    of its environment knobs (`<PREFIX>_DATA_DIR`, `<PREFIX>_SITE_URL`, `<PREFIX>_PORT`, …).
 
-    Its SQLite database and RSA key live in `data` (made once: `prepare`); the provider's
-    sessions and grants survive `restart`, which changes its knobs (`DOT_ACCESS_TTL`,
-    `DOT_OFFLINE_ACCESS_SCOPE`, `DOT_ISS_PARAM`, `DOT_APPROVAL`, `DOT_LOGOUT_PROMPT`,
-    `DOT_SILENT_FIX`: tests/oidc-dot/idp/settings.py). Every request it answers is one line of
-    its log, read by `requests()`.
+    Its SQLite database lives in `data` (made once: `prepare`); the provider's sessions and
+    grants survive `restart`, which changes its knobs. Every request it answers is one line of
+    its log (Django's `django.server` lines), read by `requests()`.
     """
+
+    directory: Path
+    issuer_path: str
+    knob_prefix: str
+    authorize_path: str  # where the site sends the browser to log in
 
     def __init__(self, port: int, site_url: str, data: Path):
         self.port = port
-        self.issuer = f"http://127.0.0.1:{port}/o"
+        self.issuer = f"http://127.0.0.1:{port}{self.issuer_path}"
         self.data = data
-        self.log = ARTIFACTS / f"dot-provider-{port}.log"
+        self.log = ARTIFACTS / f"{self.directory.name}-provider-{port}.log"
         self.env = {name: os.environ[name] for name in MACHINE_ENVIRONMENT if name in os.environ}
+        prefix = self.knob_prefix
         self.env.update(
-            PATH="/usr/local/bin:/usr/bin:/bin", DOT_DATA_DIR=str(data), DOT_SITE_URL=site_url, PYTHONUNBUFFERED="1"
+            {f"{prefix}_DATA_DIR": str(data), f"{prefix}_SITE_URL": site_url, f"{prefix}_PORT": str(port)},
+            PATH="/usr/local/bin:/usr/bin:/bin",
+            PYTHONUNBUFFERED="1",
         )
         self.knobs: dict[str, str] = {}
         self.proc: subprocess.Popen | None = None
 
+    @property
+    def python(self) -> Path:
+        return self.directory / ".venv" / "bin" / "python"
+
     def _manage(self, *args: str, stdin: str | None = None) -> str:
-        if not DOT_PYTHON.exists():
-            raise RuntimeError(f"{DOT_PYTHON} is missing: `make test` builds it (make tests/oidc-dot/.venv/.installed)")
+        if not self.python.exists():
+            installed = self.python.parent.parent / ".installed"
+            raise RuntimeError(f"{self.python} is missing: `make test` builds it (make {installed.relative_to(ROOT)})")
         done = subprocess.run(
-            [str(DOT_PYTHON), "manage.py", *args],
-            cwd=DOT_DIR,
+            [str(self.python), "manage.py", *args],
+            cwd=self.directory,
             env={**self.env, **self.knobs},
             input=stdin,
             capture_output=True,
@@ -780,40 +796,35 @@ class DotProvider:
             raise RuntimeError(f"manage.py {' '.join(args)} failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
         return done.stdout
 
-    def prepare(self) -> DotProvider:
-        """Its RSA key, its database migrated, its users and the site's client."""
-        from cryptography.hazmat.primitives import serialization
-        from cryptography.hazmat.primitives.asymmetric import rsa
+    def _before_migrating(self) -> None:
+        """What the provider needs in `data` before Django starts (nothing by default)."""
 
+    def prepare(self) -> Self:
+        """Its database migrated, its users and the site's client (and what `_before_migrating` adds)."""
         self.data.mkdir(parents=True, exist_ok=True)
-        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        (self.data / "oidc.key").write_bytes(
-            key.private_bytes(
-                serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption()
-            )
-        )
+        self._before_migrating()
         # Migrating takes 20 s on a busy machine: once per installed virtualenv, then a file copy.
-        pins = hashlib.sha256((DOT_DIR / "requirements.txt").read_bytes()).hexdigest()[:12]
-        template = DOT_PYTHON.parent.parent / f"migrated-{pins}.sqlite3"
+        pins = hashlib.sha256((self.directory / "requirements.txt").read_bytes()).hexdigest()[:12]
+        template = self.python.parent.parent / f"migrated-{pins}.sqlite3"
         if not template.exists():
             self._manage("migrate", "--no-input")
             shutil.copyfile(self.data / "db.sqlite3", template)
         else:
             shutil.copyfile(template, self.data / "db.sqlite3")
-        self._manage("shell", stdin=(DOT_DIR / "setup_data.py").read_text())
+        self._manage("shell", stdin=(self.directory / "setup_data.py").read_text())
         return self
 
     def shell(self, code: str) -> str:
         """Run Python in the provider's Django (its models), with its knobs; what it printed."""
         return self._manage("shell", "-c", code)
 
-    def start(self, timeout: float = 30, **knobs: str) -> DotProvider:
+    def start(self, timeout: float = 30, **knobs: str) -> Self:
         self.knobs = dict(knobs)
         ARTIFACTS.mkdir(exist_ok=True)
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [str(DOT_PYTHON), "manage.py", "runserver", f"127.0.0.1:{self.port}", "--noreload", "--insecure"],
-                cwd=DOT_DIR,
+                [str(self.python), "manage.py", "runserver", f"127.0.0.1:{self.port}", "--noreload", "--insecure"],
+                cwd=self.directory,
                 env={**self.env, **self.knobs},
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -821,14 +832,14 @@ class DotProvider:
             )
         try:
             wait_until_answering(
-                self.proc, self.issuer + "/.well-known/openid-configuration", "django-oauth-toolkit", self.log, timeout
+                self.proc, self.issuer + "/.well-known/openid-configuration", self.directory.name, self.log, timeout
             )
         except RuntimeError:
             self.stop()
             raise
         return self
 
-    def restart(self, **knobs: str) -> DotProvider:
+    def restart(self, **knobs: str) -> Self:
         """The same provider (database, key, sessions) with these knobs; nothing if unchanged."""
         if self.proc is not None and knobs == self.knobs:
             return self
@@ -850,6 +861,42 @@ class DotProvider:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
         self.proc = None
+
+
+class DotProvider(DjangoProvider):
+    """django-oauth-toolkit 3.4.1 (tests/oidc-dot); issuer `http://127.0.0.1:<port>/o`. Knobs:
+    `DOT_ACCESS_TTL`, `DOT_OFFLINE_ACCESS_SCOPE`, `DOT_ISS_PARAM`, `DOT_APPROVAL`,
+    `DOT_LOGOUT_PROMPT`, `DOT_SILENT_FIX` (tests/oidc-dot/idp/settings.py)."""
+
+    directory = DOT_DIR
+    issuer_path = "/o"
+    knob_prefix = "DOT"
+    authorize_path = "/o/authorize/"
+
+    def _before_migrating(self) -> None:
+        """Its RSA signing key, a file its settings read."""
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import rsa
+
+        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        (self.data / "oidc.key").write_bytes(
+            key.private_bytes(
+                serialization.Encoding.PEM, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption()
+            )
+        )
+
+
+class DjopProvider(DjangoProvider):
+    """django-oidc-provider 0.9.0 (tests/oidc-djop); issuer `http://127.0.0.1:<port>/openid`.
+    It finds the client at its end-session endpoint through `id_token_hint` only, shows its
+    consent page for `prompt=consent`, issues refresh tokens whatever the scope, and has no
+    single logout. Knobs: `DJOP_TOKEN_TTL`, `DJOP_IDTOKEN_TTL`, `DJOP_SKEW`, `DJOP_TAMPER`, …
+    (tests/oidc-djop/djop/settings.py); its RSA key is made by `setup_data.py`."""
+
+    directory = DJOP_DIR
+    issuer_path = "/openid"
+    knob_prefix = "DJOP"
+    authorize_path = "/openid/authorize"
 
 
 class ForeignSite:

@@ -288,7 +288,10 @@ def test_the_two_post_routes_read_small_forms_only(database, monkeypatch, path):
 
 
 def _userinfo_provider(status: int) -> _Provider:
-    provider = _Provider(userinfo={"sub": "u"}, extra_metadata={"end_session_endpoint": "http://127.0.0.1:9/logout"})
+    advertised: dict[str, str] = {}
+    provider = _Provider(userinfo={"sub": "u"}, extra_metadata=advertised)
+    # Its own address (it answers every GET): the logout asks the endpoint before sending the browser there.
+    advertised["end_session_endpoint"] = provider.issuer + "/logout"
     if status != 200:
         provider.server.RequestHandlerClass.do_GET_original = provider.server.RequestHandlerClass.do_GET
 
@@ -303,14 +306,17 @@ def _userinfo_provider(status: int) -> _Provider:
 
 @pytest.mark.parametrize(
     ("userinfo", "expires_in", "hinted"),
-    [(200, 3600, True), (401, 3600, False), (200, -10, False)],
+    [(200, 3600, True), (401, 3600, False), (200, -10, True), (401, -10, True)],
 )
-def test_the_id_token_goes_as_hint_only_while_the_provider_accepts_the_session(
+def test_the_id_token_goes_as_hint_unless_the_provider_refuses_the_session(
     database, monkeypatch, userinfo, expires_in, hinted
 ):
     """A provider that no longer knows the ID token (a logout on another device, a revoked
-    grant) shows its own error page for the hint and keeps the visitor: then the logout sends
-    `client_id` without it. An identity's `login_hint` claim (Entra ID) goes as `logout_hint`."""
+    grant) shows its own error page for the hint and keeps the visitor: when UserInfo refuses
+    the unexpired access token, the logout sends `client_id` without it. An expired access token
+    (here without a refresh token) says nothing: the hint goes (RP-Initiated Logout 1.0 §2; a
+    provider may find the client only through it). An identity's `login_hint` claim (Entra ID)
+    goes as `logout_hint`."""
     provider = _userinfo_provider(userinfo)
     try:
         client = _api(monkeypatch, provider.issuer)
@@ -319,7 +325,7 @@ def test_the_id_token_goes_as_hint_only_while_the_provider_accepts_the_session(
         client.cookies.set(sessions.SESSION_COOKIE, session_id)
         response = client.post("/auth/logout")
         params = {k: v[0] for k, v in parse_qs(urlsplit(response.headers["location"]).query).items()}
-        assert response.status_code == 303 and response.headers["location"].startswith("http://127.0.0.1:9/logout?")
+        assert response.status_code == 303 and response.headers["location"].startswith(provider.issuer + "/logout?")
         assert ("id_token_hint" in params) is hinted
         assert params["client_id"] == "c" and params["logout_hint"] == "O.aXNzdWVy" and "state" not in params
         assert sessions.live_session(session_id) is None

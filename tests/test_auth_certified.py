@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx2
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from provider_walks import shows_logged_in
 from servers import ROOT, CertifiedProvider
 
 from marketing_site.services import sessions
@@ -143,15 +143,9 @@ def _logged_in_on_compare(new_page, site: str, login: str = "camille"):
     return page, authorize
 
 
-def _logged_in(page, wait: float = 15) -> bool:
-    """Whether the page shows the logout icon within `wait` seconds (the page's start-up
-    events, a refresh among them, take their time on a busy machine)."""
-    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
-    try:
-        page.get_by_test_id("logout").wait_for(timeout=wait * 1000)
-    except PlaywrightTimeout:
-        return False
-    return True
+# Whether the page shows the logout icon within `wait` seconds (the page's start-up events, a
+# refresh among them, take their time on a busy machine).
+_logged_in = shows_logged_in
 
 
 def _session_says(page, site: str) -> bool:

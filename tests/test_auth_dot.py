@@ -25,130 +25,36 @@ from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
 
 import httpx2
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from servers import ARTIFACTS, DOT_CLIENT_ID, DOT_CLIENT_SECRET, ROOT, DotProvider
+from provider_walks import (
+    PASSWORDS,
+    a_page_load_ends_the_revoked_session,
+    latest_session,
+    logged_in_on,
+    open_browser,
+    provider_fixture,
+    query_of,
+    session_of,
+    session_secret,
+    shows_logged_in,
+    sign_in,
+    wait_for,
+)
+from servers import DOT_CLIENT_ID, DOT_CLIENT_SECRET, DotProvider
 
 from marketing_site import logs
 from marketing_site.services import sessions
 
 pytestmark = pytest.mark.browser
 
-PASSWORDS = {"camille": "camille-pass-1", "alex": "alex-pass-1", "nina": "nina-pass-1"}
-MARKER = sessions.MARKER_COOKIE
-
-
-def _query(url: str) -> dict[str, str]:
-    return {k: v[0] for k, v in parse_qs(urlsplit(url).query, keep_blank_values=True).items()}
-
-
-class Dot:
-    """The provider, and the site pointed at it."""
-
-    def __init__(self, provider: DotProvider, site_server):
-        self.provider = provider
-        self.site_server = site_server
-        self.log = ARTIFACTS / f"site-{site_server.port}.log"
-
-    def site_log_since(self, offset: int) -> str:
-        return self.log.read_text(errors="replace")[offset:]
-
-    def site_log_size(self) -> int:
-        return len(self.log.read_text(errors="replace"))
-
-
-@pytest.fixture(scope="module")
-def dot(site_server, workdir):
-    provider = DotProvider(site_server.port + 80, site_server.url, workdir / "dot").prepare().start()
-    original = dict(site_server.env)
-    site_server.stop()
-    site_server.env = {
-        **original,
-        "OIDC_ISSUER": provider.issuer,
-        "OIDC_CLIENT_ID": DOT_CLIENT_ID,
-        "OIDC_CLIENT_SECRET": DOT_CLIENT_SECRET,
-        "OIDC_ROLES_CLAIM": "roles",
-        "OIDC_USE_REFRESH_TOKENS": "true",
-        "OIDC_SILENT_LOGIN": "false",  # the default
-    }
-    site_server.start()
-    try:
-        yield Dot(provider, site_server)
-    finally:
-        site_server.stop()
-        site_server.env = original
-        site_server.start()
-        provider.stop()
+dot = provider_fixture("dot", DotProvider, 80, DOT_CLIENT_ID, DOT_CLIENT_SECRET)
 
 
 def _open(new_page, locale: str = "fr-FR"):
-    """A fresh browser (its own cookies at the site and at the provider) and the authorization
-    requests the site sends it to (DOT's own redirects after its login form are not counted)."""
-    page = new_page(locale=locale)
-    authorize: list[str] = []
-
-    def sent_by_the_site(request) -> None:
-        came_from = request.redirected_from
-        if "/o/authorize/" in request.url and came_from is not None and "/auth/" in came_from.url:
-            authorize.append(request.url)
-
-    page.on("request", sent_by_the_site)
-    return page, authorize
-
-
-def _sign_in(page, user: str = "camille") -> None:
-    """DOT's login form (Django's), then its consent page (DOT_APPROVAL=force: every login)."""
-    page.locator("#id_username").fill(user)
-    page.locator("#id_password").fill(PASSWORDS[user])
-    page.locator("input[type=submit]").click()
-    page.locator("input[name=allow]").click()
+    return open_browser(new_page, DotProvider.authorize_path, locale)
 
 
 def _logged_in_on(new_page, site: str, path: str, user: str = "camille", locale: str = "fr-FR"):
-    page, authorize = _open(new_page, locale)
-    page.goto(site + path)
-    # The prerendered link returns to the page's path; hydrated, to the address with its query
-    # (a click before that comes back without the query: seen once in a whole run).
-    page.wait_for_function(
-        "(path) => new URL(document.querySelector('[data-testid=nav-login]').href).searchParams.get('return_to') === path",
-        arg=path,
-    )
-    page.get_by_test_id("nav-login").click()
-    _sign_in(page, user)
-    page.wait_for_url(site + path)
-    return page, authorize
-
-
-def _shows_logged_in(page, wait: float = 15) -> bool:
-    page.wait_for_function("() => window.__reactRouterDataRouter !== undefined")
-    try:
-        page.get_by_test_id("logout").wait_for(timeout=wait * 1000)
-    except PlaywrightTimeout:
-        return False
-    return True
-
-
-def _session(page, site: str) -> dict:
-    return page.request.get(site + "/auth/session").json()
-
-
-def _cookies(page) -> dict[str, str]:
-    return {c["name"]: c["value"] for c in page.context.cookies()}
-
-
-def _session_row(site_server) -> tuple:
-    rows = site_server.query("SELECT id_hash, refresh_token FROM auth_session ORDER BY created_at DESC LIMIT 1")
-    return rows[0]
-
-
-def _secret() -> str:
-    return (ROOT / "var" / "session_secret").read_text().strip()
-
-
-def _wait_for(predicate, timeout: float, message: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, message
-        time.sleep(0.3)
+    return logged_in_on(new_page, site, path, DotProvider.authorize_path, user, locale)
 
 
 # ----------------------------------------------------------------------------- login
@@ -159,16 +65,16 @@ def test_login_from_an_english_and_a_french_page_comes_back_there_with_names_and
     names and roles from DOT's claims, and a clean address bar on the page the login began."""
     dot.provider.restart()
     page, authorize = _logged_in_on(new_page, site, "/en/pricing", locale="en-GB")
-    params = _query(authorize[0])
+    params = query_of(authorize[0])
     assert params["scope"] == "openid profile email offline_access" and params["prompt"] == "consent"
     assert params["code_challenge_method"] == "S256"
     assert page.url == site + "/en/pricing"  # no code, state or iss left in the address bar
-    assert _shows_logged_in(page)
-    user = _session(page, site)["user"]
+    assert shows_logged_in(page)
+    user = session_of(page, site)["user"]
     assert (user["given_name"], user["family_name"], user["roles"]) == ("Camille", "Durand", ["ADVISOR"])
     page, _ = _logged_in_on(new_page, site, "/compare?x=1", user="alex")
-    assert page.url == site + "/compare?x=1" and _shows_logged_in(page)
-    assert _session(page, site)["user"]["roles"] == ["SITE_ADMIN"]
+    assert page.url == site + "/compare?x=1" and shows_logged_in(page)
+    assert session_of(page, site)["user"]["roles"] == ["SITE_ADMIN"]
 
 
 # ----------------------------------------------------------------------------- refresh
@@ -180,8 +86,8 @@ def test_short_tokens_are_refreshed_and_rotated_and_the_visitor_stays_logged_in(
     dot.provider.restart(DOT_ACCESS_TTL="8")
     earlier = len(dot.provider.requests("/o/token/"))  # the site's start-up self-check among them
     page, _ = _logged_in_on(new_page, site, "/compare")
-    id_hash, sealed = _session_row(site_server)
-    tokens = [sessions.unseal(sealed, _secret())]
+    id_hash, sealed = latest_session(site_server)
+    tokens = [sessions.unseal(sealed, session_secret())]
     for _ in range(2):
         before = len(dot.provider.requests("/o/token/"))
         time.sleep(6.5)
@@ -190,12 +96,12 @@ def test_short_tokens_are_refreshed_and_rotated_and_the_visitor_stays_logged_in(
         def rotated() -> bool:
             rows = site_server.query("SELECT refresh_token FROM auth_session WHERE id_hash = ?", id_hash)
             assert rows, "the session ended"
-            return sessions.unseal(rows[0][0], _secret()) != tokens[-1]
+            return sessions.unseal(rows[0][0], session_secret()) != tokens[-1]
 
-        _wait_for(rotated, 20, "the expired access token was not refreshed")
-        tokens.append(sessions.unseal(_session_row(site_server)[1], _secret()))
+        wait_for(rotated, 20, "the expired access token was not refreshed")
+        tokens.append(sessions.unseal(latest_session(site_server)[1], session_secret()))
         assert len(dot.provider.requests("/o/token/")) == before + 1
-        assert _shows_logged_in(page) and _session(page, site)["isAuthenticated"]
+        assert shows_logged_in(page) and session_of(page, site)["isAuthenticated"]
     assert len(set(tokens)) == 3 and page.get_by_test_id("auth-error").count() == 0
     assert [line[-3:] for line in dot.provider.requests("/o/token/")[earlier:]] == ["200"] * 3
 
@@ -223,19 +129,19 @@ def test_logging_out_on_two_devices_comes_back_to_the_site_from_both(new_page, s
     dot.provider.restart()
     first, _ = _logged_in_on(new_page, site, "/compare")
     second, _ = _logged_in_on(new_page, site, "/en/pricing", locale="en-GB")
-    assert _shows_logged_in(first) and _shows_logged_in(second)
+    assert shows_logged_in(first) and shows_logged_in(second)
 
     visited = _log_out(first, site)
-    asked = _query(next(url for url in visited if "/o/logout/" in url))
+    asked = query_of(next(url for url in visited if "/o/logout/" in url))
     assert asked["id_token_hint"].count(".") == 2 and asked["client_id"] == DOT_CLIENT_ID
     assert "state" not in asked and first.url == site + "/"
-    assert not _session(first, site)["isAuthenticated"] and not _shows_logged_in(first, wait=4)
+    assert not session_of(first, site)["isAuthenticated"] and not shows_logged_in(first, wait=4)
 
     visited = _log_out(second, site)
-    asked = _query(next(url for url in visited if "/o/logout/" in url))
+    asked = query_of(next(url for url in visited if "/o/logout/" in url))
     assert "id_token_hint" not in asked, "DOT no longer knows this ID token: its 400 page would keep the visitor"
     assert asked["client_id"] == DOT_CLIENT_ID and asked["post_logout_redirect_uri"] == site + "/"
-    assert second.url == site + "/" and not _session(second, site)["isAuthenticated"]
+    assert second.url == site + "/" and not session_of(second, site)["isAuthenticated"]
     assert not any(line.endswith(" 400") for line in dot.provider.requests("/o/logout/"))
     # DOT's own session ended too: a login from this browser asks for the password again.
     second.goto(site + "/compare")
@@ -253,24 +159,16 @@ def test_a_revoked_grant_then_a_page_load_leaves_the_visitor_on_the_page_logged_
     "logged in" marker gone, without a request to DOT's authorize endpoint."""
     dot.provider.restart()
     page, authorize = _logged_in_on(new_page, site, "/compare")
-    id_hash, sealed = _session_row(site_server)
+    id_hash, sealed = latest_session(site_server)
     revoked = httpx2.post(
         dot.provider.issuer + "/revoke_token/",
-        data={"token": sessions.unseal(sealed, _secret()), "token_type_hint": "refresh_token"},
+        data={"token": sessions.unseal(sealed, session_secret()), "token_type_hint": "refresh_token"},
         auth=(DOT_CLIENT_ID, DOT_CLIENT_SECRET),
     )
     assert revoked.status_code == 200
-    site_server.query("UPDATE auth_session SET access_expires_at = ? WHERE id_hash = ?", time.time() - 1, id_hash)
-    page.reload()
-    _wait_for(
-        lambda: site_server.query("SELECT count(*) FROM auth_session WHERE id_hash = ?", id_hash) == [(0,)],
-        20,
-        "the refused refresh did not end the session",
-    )
-    assert not _shows_logged_in(page, wait=4)
-    _wait_for(lambda: MARKER not in _cookies(page), 10, "the stale marker was not cleared")
+    a_page_load_ends_the_revoked_session(page, site_server, id_hash)
     page.goto(site + "/en/pricing")
-    assert page.url == site + "/en/pricing" and not _shows_logged_in(page, wait=4)
+    assert page.url == site + "/en/pricing" and not shows_logged_in(page, wait=4)
     assert len(authorize) == 1  # the login only: nothing sent the visitor to DOT again
     assert page.get_by_test_id("auth-error").count() == 0
 
@@ -282,14 +180,14 @@ def test_the_trial_renews_an_expired_token_by_an_ordinary_login_not_prompt_none(
     dot.provider.restart()
     page, authorize = _open(new_page)
     page.goto(site + "/start-free-trial")
-    _sign_in(page)
+    sign_in(page)
     page.wait_for_url(site + "/start-free-trial")
     page.wait_for_function("() => document.querySelector('#trial-lastName')?.value === 'Durand'")
     site_server.query("UPDATE auth_session SET access_expires_at = ?, refresh_token = NULL", time.time() - 1)
     page.get_by_test_id("trial-submit").click()
     page.locator("input[name=allow]").click()  # DOT's consent again; its session needs no password
     page.wait_for_url(site + "/start-free-trial")
-    assert len(authorize) == 2 and all(_query(url).get("prompt") != "none" for url in authorize)
+    assert len(authorize) == 2 and all(query_of(url).get("prompt") != "none" for url in authorize)
     assert not any(" 500" in line for line in dot.provider.requests("/o/authorize/"))
 
 
@@ -337,7 +235,7 @@ def test_a_callback_whose_iss_is_wrong_or_missing_is_refused_and_logged(site, do
     log line quoting both issuers in full; the unaltered response logs in."""
     dot.provider.restart()
     client, callback = _callback_from_dot(site)
-    assert _query(callback)["iss"] == dot.provider.issuer
+    assert query_of(callback)["iss"] == dot.provider.issuer
     offset = dot.site_log_size()
     tokens_before = len(dot.provider.requests("/o/token/"))
     tampered = _with_iss(callback, iss.replace("<issuer>", dot.provider.issuer) if iss else None)
@@ -346,11 +244,11 @@ def test_a_callback_whose_iss_is_wrong_or_missing_is_refused_and_logged(site, do
     assert "nereo_session=" not in response.headers["set-cookie"]
     assert client.get("/auth/session").json()["isAuthenticated"] is False
     assert len(dot.provider.requests("/o/token/")) == tokens_before  # the code was never sent
-    _wait_for(lambda: "login refused" in dot.site_log_since(offset), 10, "no log line")
+    wait_for(lambda: "login refused" in dot.site_log_since(offset), 10, "no log line")
     line = next(line for line in dot.site_log_since(offset).splitlines() if "login refused" in line)
     assert repr(dot.provider.issuer) in line and ("WARNING" in line)
     if iss:
-        assert repr(_query(tampered)["iss"]) in line  # the wrong one, in full
+        assert repr(query_of(tampered)["iss"]) in line  # the wrong one, in full
     client, callback = _callback_from_dot(site)
     assert client.get(callback).status_code == 200 and client.get("/auth/session").json()["isAuthenticated"]
 
@@ -400,29 +298,29 @@ def test_without_offline_access_the_self_check_says_so_and_the_site_logs_in_and_
     page.locator("input[type=submit]").click()
     page.wait_for_url(re.compile(re.escape(site) + r"/connexion.*"))
     assert page.get_by_test_id("auth-error").inner_text() == "Login failed"
-    _wait_for(lambda: "invalid_scope" in dot.site_log_since(offset), 10, "no log line for invalid_scope")
+    wait_for(lambda: "invalid_scope" in dot.site_log_since(offset), 10, "no log line for invalid_scope")
     line = next(line for line in dot.site_log_since(offset).splitlines() if "invalid_scope" in line)
     assert '"level": "ERROR"' in line and "OIDC_USE_REFRESH_TOKENS to false" in line, line
 
     offset = dot.site_log_size()
     site_server.stop()
     site_server.start()
-    _wait_for(lambda: "accepts client" in dot.site_log_since(offset), 90, "the self-check did not end")
+    wait_for(lambda: "accepts client" in dot.site_log_since(offset), 90, "the self-check did not end")
     startup = dot.site_log_since(offset)
     warning = next(line for line in startup.splitlines() if "offline_access scope" in line)
     assert '"level": "WARNING"' in warning and "OIDC_USE_REFRESH_TOKENS to false" in warning
     assert "OIDC self-check: provider " + dot.provider.issuer in startup  # the issuer in full
 
     page, authorize = _logged_in_on(new_page, site, "/compare")
-    params = _query(authorize[0])
+    params = query_of(authorize[0])
     assert params["scope"] == "openid profile email" and "prompt" not in params
-    sealed = _session_row(site_server)[1]
+    sealed = latest_session(site_server)[1]
     assert sealed is not None  # DOT issued a refresh token without offline_access
     time.sleep(6.5)
     page.reload()
-    _wait_for(
-        lambda: _session_row(site_server)[1] != sealed,
+    wait_for(
+        lambda: latest_session(site_server)[1] != sealed,
         20,
         "the expired access token was not refreshed",
     )
-    assert _shows_logged_in(page) and _session(page, site)["isAuthenticated"]
+    assert shows_logged_in(page) and session_of(page, site)["isAuthenticated"]

@@ -32,7 +32,7 @@ from starlette.routing import Route
 from marketing_site import metrics, routes
 from marketing_site.api.mail import client_ip
 from marketing_site.content.words import words
-from marketing_site.services import oidc, sessions
+from marketing_site.services import logout_hint, oidc, provider_reachability, sessions
 from marketing_site.services.rate_limit import RateLimiter, RedisRateLimiter, make_rate_limiter
 from marketing_site.services.return_paths import safe_return_path
 from marketing_site.settings import get_settings
@@ -47,6 +47,8 @@ LOGIN_HINT_MAX = 320
 # The logout form carries two flags, the back-channel logout one signed token (about 1 KB).
 FORM_MAX_BYTES = 16 * 1024
 FORM_MAX_FIELDS = 8
+# Retry-After of the "login is unavailable" page (its words say "in a minute").
+UNAVAILABLE_RETRY_SECONDS = 60
 
 
 @lru_cache(maxsize=1)
@@ -60,18 +62,41 @@ async def _login_wait(request: Request) -> float | None:
     return await asyncio.to_thread(_login_limiter().hit, f"login-ip:{client_ip(request)}")
 
 
-def _too_many_logins(request: Request, wait: float) -> Response:
-    """429 with a short page in the browser's language (its first one: fr* is French)."""
+def _browser_lang(request: Request) -> str:
+    """The browser's first language, as far as the site speaks it (fr* or none: French)."""
     accept = request.headers.get("accept-language", "").strip().lower()
-    lang = "fr" if accept.startswith("fr") or not accept else "en"
-    text = words(lang, "messages.auth.rate_limited", fallback="en").format(n=max(1, math.ceil(wait / 60)))
+    return "fr" if accept.startswith("fr") or not accept else "en"
+
+
+def _short_page(lang: str, status: int, text: str, wait: float, back_to: str = "/") -> Response:
+    """A one-message page of the site's own (no provider, no frontend), with Retry-After."""
     back = words(lang, "messages.auth.back_to_site", fallback="en")
     body = (
-        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>429</title></head>'
-        f'<body><p role="alert">{html.escape(text)}</p><p><a href="/">{html.escape(back)}</a></p></body></html>'
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{status}</title></head>'
+        f'<body><p role="alert">{html.escape(text)}</p>'
+        f'<p><a href="{html.escape(back_to, quote=True)}">{html.escape(back)}</a></p></body></html>'
     )
     headers = {"Retry-After": str(math.ceil(wait)), "Cache-Control": "no-store"}
-    return HTMLResponse(body, status_code=429, headers=headers)
+    return HTMLResponse(body, status_code=status, headers=headers)
+
+
+def _too_many_logins(request: Request, wait: float) -> Response:
+    """429 with a short page in the browser's language (its first one: fr* is French)."""
+    lang = _browser_lang(request)
+    text = words(lang, "messages.auth.rate_limited", fallback="en").format(n=max(1, math.ceil(wait / 60)))
+    return _short_page(lang, 429, text, wait)
+
+
+async def _provider_down(request: Request, destination: str, route: str, back_to: str = "/") -> Response | None:
+    """None when the provider serving `destination` answers; else the site's own 503 page
+    ("login is unavailable, please try again in a minute"), counted by route. The page's
+    language is the return path's (/en/…), else the browser's."""
+    if await provider_reachability.reachability().answers(destination):
+        return None
+    metrics.OIDC_PROVIDER_UNREACHABLE.labels(route=route).inc()
+    lang = "en" if back_to == "/en" or back_to.startswith("/en/") else _browser_lang(request)
+    key = "messages.auth.logged_out_provider_unavailable" if route == "logout" else "messages.auth.provider_unavailable"
+    return _short_page(lang, 503, words(lang, key, fallback="en"), UNAVAILABLE_RETRY_SECONDS, back_to)
 
 
 async def _small_form(request: Request) -> FormData | Response:
@@ -184,6 +209,9 @@ async def login(request: Request) -> Response:
     except oidc.AuthError as error:
         logger.error("login could not start: %s", error, extra=party.log_values())
         return _error(_login_page(return_to), oidc.LoginFailed.code)
+    down = await _provider_down(request, url, "login", return_to)
+    if down is not None:
+        return down
     response = _redirect(url, 302)
     for name, value in cookies.items():
         _set_cookie(response, name, value, max_age=sessions.TRANSACTION_LIFETIME_SECONDS, http_only=True)
@@ -226,6 +254,12 @@ async def silent(request: Request) -> Response:
         logger.warning("silent check could not start: %s", error, extra=party.log_values())
         response = _redirect(return_to)
     else:
+        if not await provider_reachability.reachability().answers(url):
+            # Nobody asked for this round trip: back to the page, anonymous, without a word.
+            metrics.OIDC_PROVIDER_UNREACHABLE.labels(route="silent").inc()
+            response = _redirect(return_to)
+            _clear_cookie(response, sessions.MARKER_COOKIE)
+            return response
         response = _redirect(url, 302)
         for name, value in cookies.items():
             _set_cookie(response, name, value, max_age=sessions.TRANSACTION_LIFETIME_SECONDS, http_only=True)
@@ -339,10 +373,10 @@ def _flag(value: object) -> bool:
 async def logout(request: Request) -> Response:
     """End the session: local-only, or also at the provider (`federated` is Auth0's, OIDC_COMPAT=auth0).
 
-    The visitor always comes back to the site: the ID token goes as `id_token_hint` only while
-    the provider still accepts the session's tokens (`oidc.RelyingParty.provider_knows`), since
-    a provider that no longer knows it (a logout on another device, a revoked grant) would show
-    its own error page and keep the visitor there.
+    The ID token goes as `id_token_hint` unless the provider was seen to no longer know the
+    session's grant (`services/logout_hint.py`: an expired access token is refreshed first).
+    The site's session ends in any case; when the provider does not answer, the visitor gets
+    the site's own page saying so instead of the browser's connection-refused page.
     """
     form = await _small_form(request)
     if isinstance(form, Response):
@@ -354,26 +388,31 @@ async def logout(request: Request) -> Response:
     party = oidc.relying_party()
     session_id = request.cookies.get(sessions.SESSION_COOKIE)
     live = await asyncio.to_thread(sessions.live_session, session_id)
-    await asyncio.to_thread(sessions.delete_session, session_id)
-    location = None
+    location = down = None
     if not local_only:
         try:
-            id_token_hint = live[1].id_token if live and await party.provider_knows(live[1]) else None
-            hint = sessions.user_of(live[0]).get("login_hint") if live else None
-            location = await party.logout_url(
-                id_token_hint=id_token_hint,
-                federated=federated,
-                logout_hint=hint if isinstance(hint, str) and hint else None,
-            )
+            # Where the browser goes, asked first: a provider that does not answer gets no
+            # refresh either (three attempts of up to 10 s each).
+            bare = await party.logout_url(id_token_hint=None, federated=federated)
+            down = await _provider_down(request, bare, "logout") if bare else None
+            if bare and down is None:
+                id_token_hint = await logout_hint.id_token_hint(party, session_id) if live else None
+                hint = sessions.user_of(live[0]).get("login_hint") if live else None
+                location = await party.logout_url(
+                    id_token_hint=id_token_hint,
+                    federated=federated,
+                    logout_hint=hint if isinstance(hint, str) and hint else None,
+                )
         except oidc.AuthError as error:
             logger.warning("provider logout unavailable, local logout only: %s", error, extra=party.log_values())
         else:
-            if location is None:
+            if bare is None:
                 logger.info(
                     "local logout only: the provider advertises no end_session_endpoint "
                     "(the visitor stays logged in at the provider)"
                 )
-    response = _redirect(location or "/")
+    await asyncio.to_thread(sessions.delete_session, session_id)
+    response = down or _redirect(location or "/")
     _clear_cookie(response, sessions.SESSION_COOKIE)
     _clear_cookie(response, sessions.MARKER_COOKIE)
     return response

@@ -62,8 +62,6 @@ JWKS_REFRESH_COOLDOWN_SECONDS = 60.0
 # (its `iat` within `id_token.LOGOUT_TOKEN_MAX_AGE_SECONDS`, with the leeway either side).
 SEEN_JTI_SECONDS = id_tokens.LOGOUT_TOKEN_MAX_AGE_SECONDS + 2 * id_tokens.LEEWAY_SECONDS
 SEEN_JTI_MEMORY_MAX = 10_000
-# At logout, how long UserInfo may take to say whether the provider still knows the session.
-LOGOUT_PROBE_TIMEOUT_SECONDS = 3.0
 # Authorization-endpoint errors that say the site's request or registration is wrong (OAuth 2.0
 # §4.1.2.1), not the visitor's choice: logged at ERROR as an operator's problem.
 CONFIGURATION_ERRORS = frozenset(
@@ -362,7 +360,7 @@ class RelyingParty:
     def _client_rejected(self, detail: str) -> ClientRejected:
         logger.error(
             "OIDC configuration error: the provider refused this site's client credentials (%s). "
-            "Check OIDC_CLIENT_ID and OIDC_CLIENT_SECRET against the client registered at %s.",
+            "Check OIDC_CLIENT_ID and OIDC_CLIENT_SECRET against the client registered at %r.",
             detail,
             self.issuer,
             extra=self.log_values(),
@@ -616,7 +614,7 @@ class RelyingParty:
 
         None: no live session, or the provider refused its refresh token (the session is
         then ended, for the page and /auth/session alike). A session whose access token
-        expired with no refresh token is still live: its tokens come back expired
+        expired with no refresh token (or OIDC_USE_REFRESH_TOKENS off) is still live: its tokens come back expired
         (`tokens_expired`) and only a use of the access token needs a new login. `TokenFailed`:
         the provider could not be reached after 3 attempts, or refused the client itself;
         the session is kept. Database calls run in a thread, off the event loop.
@@ -625,7 +623,7 @@ class RelyingParty:
         if live is None:
             return None
         record, tokens = live
-        if not tokens_expired(tokens) or not tokens.refresh_token:
+        if not tokens_expired(tokens) or not self.refreshes(tokens):
             return sessions.user_of(record), tokens
         # Once sent, a refresh may have spent a rotating refresh token at the provider: its
         # answer must be stored even when the request that asked goes away (Reflex cancels a
@@ -635,6 +633,12 @@ class RelyingParty:
         self._refreshes.add(refresh)
         refresh.add_done_callback(self._refresh_done)
         return await asyncio.shield(refresh)
+
+    def refreshes(self, tokens: sessions.Tokens) -> bool:
+        """Whether an expired access token of these tokens is renewed by a refresh: there is a
+        refresh token and OIDC_USE_REFRESH_TOKENS is on (some providers issue refresh tokens
+        unasked: with the setting off they are never used)."""
+        return bool(tokens.refresh_token) and self.settings.oidc_use_refresh_tokens
 
     def _refresh_done(self, refresh: asyncio.Task[Any]) -> None:
         self._refreshes.discard(refresh)
@@ -651,7 +655,7 @@ class RelyingParty:
                 return None
             record, tokens = live
             user = sessions.user_of(record)
-            if not tokens_expired(tokens) or not tokens.refresh_token:
+            if not tokens_expired(tokens) or not self.refreshes(tokens) or not tokens.refresh_token:
                 return user, tokens
             try:
                 fresh = await self.refresh(tokens.refresh_token, tokens, record.sub)
@@ -725,38 +729,6 @@ class RelyingParty:
 
     # ------------------------------------------------------------------ logout
 
-    async def provider_knows(self, tokens: sessions.Tokens) -> bool:
-        """Whether the provider still knows this session's grant, as far as the site can tell,
-        so that its ID token may go as `id_token_hint`.
-
-        A provider that no longer knows the ID token answers the hint with an error page of
-        its own and never sends the visitor back (django-oauth-toolkit deletes every token of a
-        user at any logout: a second device's logout). So the hint goes only when the session's
-        access token is unexpired and UserInfo still accepts it (or the provider has no
-        UserInfo, or with OIDC_RESOURCE, whose access token is the API's and UserInfo may refuse
-        it). Otherwise the logout sends `client_id` without the hint: the provider may ask the
-        visitor to confirm, and comes back.
-        """
-        if tokens_expired(tokens):
-            return False
-        try:
-            endpoint = (await self.metadata()).get("userinfo_endpoint")
-        except AuthError:
-            return False
-        if not isinstance(endpoint, str) or self.settings.oidc_resource:
-            return True
-        try:
-            async with httpx2.AsyncClient(timeout=LOGOUT_PROBE_TIMEOUT_SECONDS) as http:
-                response = await http.get(
-                    endpoint, headers={"Authorization": f"Bearer {tokens.access_token}", "Accept": "application/json"}
-                )
-        except httpx2.HTTPError as error:
-            logger.info("logout without id_token_hint: UserInfo did not answer (%r)", error)
-            return False
-        if not response.is_success:
-            logger.info("logout without id_token_hint: the provider no longer accepts the session's tokens")
-        return response.is_success
-
     async def logout_url(
         self, *, id_token_hint: str | None, federated: bool = False, logout_hint: str | None = None
     ) -> str | None:
@@ -764,7 +736,7 @@ class RelyingParty:
 
         Standard (RP-Initiated Logout 1.0): the advertised `end_session_endpoint` with
         `client_id`, `post_logout_redirect_uri` (the home page with its trailing slash, exactly
-        as registered), `id_token_hint` when given (see `provider_knows`) and `logout_hint`
+        as registered), `id_token_hint` when given (see `services/logout_hint.py`) and `logout_hint`
         when the identity carries one (Entra ID's `login_hint` claim). No `state`: the site
         has nothing to restore, and the provider would append it to the home page's address.
         A provider that advertises no endpoint gets no guessed one. OIDC_COMPAT=auth0: Auth0's

@@ -86,6 +86,12 @@ def login_url(return_to: str, *, trial: bool = False, login_hint: str = "") -> s
     return "/auth/login?" + urlencode(params)
 
 
+def log_token_failure(error: oidc.TokenFailed) -> None:
+    """The WARNING of a page load whose refresh failed; the issuers it may quote (a discovery
+    that names another issuer) are shown whole, not cut to their host by the log's redactor."""
+    logger.warning("silent token fetch failed: %s", error, extra=oidc.relying_party().log_values())
+
+
 class AuthState(rx.State):
     """What the page knows about the visitor; no token ever."""
 
@@ -166,7 +172,7 @@ class AuthState(rx.State):
                 result = await oidc.relying_party().session_tokens(session_id)
             except oidc.TokenFailed as error:
                 if not isinstance(error, oidc.ClientRejected):  # that one is logged at ERROR already
-                    logger.warning("silent token fetch failed: %s", error)
+                    log_token_failure(error)
                 self._set_error(oidc.TokenFailed.code)
                 # The session is kept (a network failure is not the visitor's): still logged
                 # in, with its stored identity, as /auth/session answers.

@@ -84,7 +84,7 @@ class TrialState(rx.State):
             body = manager.payload({name: getattr(self, name) for name in FIELDS}, claims)
             await manager.register_environment(body, tokens.access_token)
         except (manager.RegistrationFailed, oidc.AuthError) as error:
-            logger.warning("trial registration failed: %s", error)
+            logger.warning("trial registration failed: %s", error, extra=oidc.relying_party().log_values())
             self.submitting = False
             return
         yield rx.redirect(manager.onboarding_url())
