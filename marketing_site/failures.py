@@ -16,12 +16,16 @@ reference (error_reports.py: in the scope of the work that failed, within the re
 A malformed websocket frame is no failure of the site but a client's: it is refused before Reflex
 reads it (reflex_internals/socket_events.py), counted, and logged by `malformed_frame` as one
 warning line without a traceback, at most once a minute per client (and MALFORMED_FRAMES_LOGGED
-a minute in all, however many clients): never an error report.
+a minute in all, however many clients): never an error report. A page that sent it (a page
+older than a deployment that changed a handler) is told with the site's notice, as for a failing
+handler; its reference is the one of the client's warning of that minute.
 """
 
 from __future__ import annotations
 
+import hmac
 import logging
+import secrets
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
@@ -57,18 +61,34 @@ def report_backend_exception(exception: Exception) -> str:
     return reference
 
 
-def malformed_frame(client: str, reason: str, now: float | None = None) -> bool:
+def malformed_frame(client: str, reason: str, handler: str = "", now: float | None = None) -> str:
     """A client sent a websocket frame Reflex cannot handle (`reason`, one of
-    metrics.MALFORMED_FRAME_REASONS); whether it was logged. Never the frame itself: it is
-    whatever the client wrote."""
+    metrics.MALFORMED_FRAME_REASONS; `handler`, the registered handler it named, if any): counted,
+    and logged when it is the client's first this minute. Returns the reference of the client's
+    minute (the one its warning carries). Never the frame itself: it is whatever the client wrote."""
     metrics.WEBSOCKET_MALFORMED_FRAMES.labels(reason=reason).inc()
-    if not (_frames_logged_per_client.admit(client, now) and _frames_logged.admit("all", now)):
-        return False
-    frames_logger.warning(
-        "malformed websocket frame refused (%s); this client's next ones are counted, not logged, for a minute",
-        reason,
-    )
-    return True
+    first = _frames_logged_per_client.admit(client, now)
+    reference = _minute_reference(client, _frames_logged_per_client.started(client))
+    if first and _frames_logged.admit("all", now):
+        frames_logger.warning(
+            "malformed websocket frame refused ref=%s (%s%s); this client's next ones are counted, not logged, "
+            "for a minute",
+            reference,
+            reason,
+            f": {handler}" if handler else "",
+        )
+    return reference
+
+
+# Keys the references of the clients' minutes: nobody can tell one from the client and the time.
+_REFERENCE_KEY = secrets.token_bytes(16)
+
+
+def _minute_reference(client: str, started: float | None) -> str:
+    """A reference shaped as `new_reference`'s, the same for every frame of a client's minute."""
+    digest = hmac.new(_REFERENCE_KEY, f"{client}|{started!r}".encode("utf-8", "surrogatepass"), "sha256")
+    text = digest.hexdigest().upper()
+    return "ABCDEF"[int(text[0], 16) % 6] + text[1:8]
 
 
 async def report_request_exception(request: Request, exception: Exception) -> PlainTextResponse:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 
 import pytest
 from starlette.applications import Starlette
@@ -139,21 +140,31 @@ def test_a_malformed_frame_is_one_warning_a_minute_per_client_without_a_tracebac
     counted = metrics.WEBSOCKET_MALFORMED_FRAMES.labels(reason="not_an_object")
     before = counted._value.get()
     with caplog.at_level(logging.DEBUG, logger="marketing_site.websocket"):
-        logged = [failures.malformed_frame("203.0.113.5", "not_an_object", now=t) for t in (0, 1, 59.999)]
-        logged.append(failures.malformed_frame("203.0.113.6", "not_an_object", now=59.999))  # another client
-        logged.append(failures.malformed_frame("203.0.113.5", "not_an_object", now=60))
-    assert logged == [True, False, False, True, True]
+        minute = [failures.malformed_frame("203.0.113.5", "not_an_object", now=t) for t in (0, 1, 59.999)]
+        other = failures.malformed_frame("203.0.113.6", "not_an_object", now=59.999)
+        later = failures.malformed_frame("203.0.113.5", "not_an_object", "state.handler", now=60)
     assert counted._value.get() == before + 5  # every frame is counted, logged or not
+    # One reference for a client's minute: the one its page is shown, and its warning carries.
+    assert minute[0] == minute[1] == minute[2]
+    assert len({minute[0], other, later}) == 3
+    assert all(re.fullmatch(r"[A-F][0-9A-F]{7}", reference) for reference in (*minute, other, later))
     records = [record for record in caplog.records if record.name == "marketing_site.websocket"]
     assert [record.levelno for record in records] == [logging.WARNING] * 3
     assert all(record.exc_info is None and record.stack_info is None for record in records)
-    assert all("not_an_object" in record.getMessage() for record in records)
+    messages = [record.getMessage() for record in records]
+    assert [
+        f"ref={reference} (not_an_object" in message
+        for message, reference in zip(messages, (minute[0], other, later), strict=True)
+    ] == [True] * 3
+    assert "(not_an_object: state.handler)" in messages[2]
 
 
-def test_warnings_of_all_clients_together_are_bounded_too(frame_logs):
+def test_warnings_of_all_clients_together_are_bounded_too(frame_logs, caplog):
     clients = [f"198.51.100.{n}" for n in range(failures.MALFORMED_FRAMES_LOGGED + 5)]
-    logged = [failures.malformed_frame(client, "undecodable", now=0) for client in clients]
-    assert logged == [True] * failures.MALFORMED_FRAMES_LOGGED + [False] * 5
+    with caplog.at_level(logging.DEBUG, logger="marketing_site.websocket"):
+        for client in clients:
+            failures.malformed_frame(client, "undecodable", now=0)
+    assert len([r for r in caplog.records if r.name == "marketing_site.websocket"]) == failures.MALFORMED_FRAMES_LOGGED
 
 
 # --------------------------------------------------------------------------- per request

@@ -14,7 +14,9 @@ client sent 100 such frames in 3 seconds: 100 tracebacks and 100 reports.
 python-engineio as the "message" handler) and the event (the namespace instance's `on_event`,
 which python-socketio looks up by name on each event, and Reflex's `on_connect` calls for the
 event a connection carries). A frame that does not pass is dropped and goes to
-`failures.malformed_frame` with its reason: counted, and one warning a minute per client.
+`failures.malformed_frame` with its reason: counted, and one warning a minute per client; the page
+that sent it, if any, is told as for a failing handler (`tell_the_page`: Reflex's `emit_update`
+of a `StateUpdate` carrying the notice's `rx.set_value` event).
 
 `isolate_events()` runs each event in an isolation scope of its own (error_reports.isolated).
 Reflex runs an event in a task whose coroutine is `EventProcessor._process_event_queue_entry(
@@ -33,9 +35,11 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+import reflex as rx
 from engineio import packet as engineio_packet
 from engineio.async_socket import AsyncSocket
 from reflex_base.constants import RouteVar
+from reflex_base.event import Event
 from reflex_base.event.processor.event_processor import EventProcessor
 from reflex_base.registry import RegistrationContext
 from socketio import packet as socketio_packet
@@ -150,30 +154,40 @@ def _parameters(handler: Callable[..., Any]) -> inspect.Signature | None:
         return None
 
 
-def frame_problem(namespace: Any, sid: str, args: tuple[Any, ...]) -> str | None:
-    """Why an event frame cannot be handled (a reason of metrics.MALFORMED_FRAME_REASONS), or
-    None. `args` are what python-socketio passes after the socket's id."""
+def frame_problem(namespace: Any, sid: str, args: tuple[Any, ...]) -> tuple[str, str] | None:
+    """Why an event frame cannot be handled (a reason of metrics.MALFORMED_FRAME_REASONS, and
+    the registered handler it named, if any), or None. `args` are what python-socketio passes
+    after the socket's id."""
     if namespace.sid_to_token.get(sid) is None:
-        return "no_token"
+        return "no_token", ""
     if len(args) != 1 or not isinstance(args[0], dict):
-        return "not_an_object"
+        return "not_an_object", ""
     data = args[0]
     name = data.get("name")
     registered = RegistrationContext.get().event_handlers.get(name) if isinstance(name, str) else None
     if registered is None:
-        return "unknown_handler"
+        return "unknown_handler", ""
     payload = data.get("payload", {})
     if not isinstance(payload, dict):
-        return "payload_not_an_object"
+        return "payload_not_an_object", name
     if not isinstance(data.get("router_data", {}), dict):
-        return "router_data_not_an_object"
+        return "router_data_not_an_object", name
     signature = _parameters(registered.handler.fn)
     if signature is not None:
         try:
             signature.bind(None, **payload)  # the state, then the payload's keywords
         except TypeError:
-            return "payload_does_not_fit"
+            return "payload_does_not_fit", name
     return None
+
+
+async def tell_the_page(namespace: Any, token: str, reference: str) -> None:
+    """The site's notice on the page of `token`, with `reference`: what a failing handler's
+    page shows (app_frame.handler_failure_notice), sent as Reflex sends a handler's events."""
+    from reflex.state import StateUpdate
+
+    events = Event.from_event_type(rx.set_value(failures.NOTICE_REF, reference))
+    await namespace.emit_update(StateUpdate(events=events), token)
 
 
 def guard_frames(app: Any) -> None:
@@ -186,11 +200,15 @@ def guard_frames(app: Any) -> None:
     reflex_on_event = namespace.on_event
 
     async def on_event(sid: str, *args: Any) -> None:
-        reason = frame_problem(namespace, sid, args)
-        if reason is not None:
-            failures.malformed_frame(client_of_environ(sio.get_environ(sid, namespace.namespace)), reason)
+        problem = frame_problem(namespace, sid, args)
+        if problem is None:
+            await reflex_on_event(sid, args[0])
             return
-        await reflex_on_event(sid, args[0])
+        reason, handler = problem
+        client = client_of_environ(sio.get_environ(sid, namespace.namespace))
+        reference = failures.malformed_frame(client, reason, handler)
+        if (token := namespace.sid_to_token.get(sid)) is not None:
+            await tell_the_page(namespace, token, reference)
 
     on_event._marketing_site = True  # type: ignore[attr-defined]  # a marker: installed once
     namespace.on_event = on_event

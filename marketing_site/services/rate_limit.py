@@ -205,6 +205,12 @@ class FixedWindows:
             entry[1] += 1
             return True
 
+    def started(self, key: str) -> float | None:
+        """When `key`'s current window began (None: it has none)."""
+        with self._lock:
+            entry = self._windows.get(key)
+            return entry[0] if entry is not None else None
+
     def __len__(self) -> int:
         return len(self._windows)
 
