@@ -136,10 +136,14 @@ def test_malformed_frames_make_one_warning_a_minute_per_client_and_no_report(sit
         "unknown_handler": [
             '42/_event,["event",' + json.dumps({"name": unknown, "payload": {"company": "Analytical"}}) + "]"
         ],
-        "payload_not_an_object": ['42/_event,["event",' + json.dumps({"name": _pricing_handler("setvar"), "payload": [1]}) + "]"],
+        "payload_not_an_object": [
+            '42/_event,["event",' + json.dumps({"name": _pricing_handler("setvar"), "payload": [1]}) + "]"
+        ],
         "payload_does_not_fit": [
             '42/_event,["event",'
-            + json.dumps({"name": _pricing_handler("use_alternate_prices"), "payload": {"address": "12 rue de la Paix"}})
+            + json.dumps(
+                {"name": _pricing_handler("use_alternate_prices"), "payload": {"address": "12 rue de la Paix"}}
+            )
             + "]"
         ],
     }
