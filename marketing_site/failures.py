@@ -42,8 +42,17 @@ MALFORMED_FRAME_LOG_SECONDS = 60.0
 MALFORMED_FRAMES_LOGGED = 60
 # Clients remembered at most (a client rotating addresses cannot grow the memory).
 MALFORMED_FRAME_CLIENTS = 10_000
-_frames_logged_per_client = FixedWindows(1, MALFORMED_FRAME_LOG_SECONDS, MALFORMED_FRAME_CLIENTS)
-_frames_logged = FixedWindows(MALFORMED_FRAMES_LOGGED, MALFORMED_FRAME_LOG_SECONDS, 1)
+
+
+def frame_log_windows() -> tuple[FixedWindows, FixedWindows]:
+    """The malformed-frame warnings' limits, empty: per client, and all clients together."""
+    return (
+        FixedWindows(1, MALFORMED_FRAME_LOG_SECONDS, MALFORMED_FRAME_CLIENTS),
+        FixedWindows(MALFORMED_FRAMES_LOGGED, MALFORMED_FRAME_LOG_SECONDS, 1),
+    )
+
+
+_frames_logged_per_client, _frames_logged = frame_log_windows()
 
 # The ref of reflex_internals/site_notice.jsx (Reflex formats it: `site_notice.reflex_ref_name`).
 NOTICE_REF = "site_error"

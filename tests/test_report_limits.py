@@ -132,8 +132,9 @@ def test_a_client_rotating_addresses_cannot_grow_the_limits(windows, bound):
 @pytest.fixture
 def frame_logs(monkeypatch):
     """The malformed-frame warnings' limits, empty."""
-    monkeypatch.setattr(failures, "_frames_logged_per_client", FixedWindows(1, 60, 10))
-    monkeypatch.setattr(failures, "_frames_logged", FixedWindows(failures.MALFORMED_FRAMES_LOGGED, 60, 1))
+    per_client, overall = failures.frame_log_windows()
+    monkeypatch.setattr(failures, "_frames_logged_per_client", per_client)
+    monkeypatch.setattr(failures, "_frames_logged", overall)
 
 
 def test_a_malformed_frame_is_one_warning_a_minute_per_client_without_a_traceback(frame_logs, caplog):

@@ -26,7 +26,6 @@ from starlette.testclient import TestClient
 
 from marketing_site import error_reports, failures, metrics
 from marketing_site.reflex_internals import socket_events
-from marketing_site.services.rate_limit import FixedWindows
 
 ORIGIN = "http://127.0.0.1:8000"
 probe_log = logging.getLogger("marketing_site.probe")
@@ -100,8 +99,9 @@ def site(service, tmp_path, monkeypatch, receiver, reports_to):
     monkeypatch.setenv("OIDC_CLIENT_ID", "site")
     get_settings.cache_clear()
     assert reports_to(receiver.dsn)
-    monkeypatch.setattr(failures, "_frames_logged_per_client", FixedWindows(1, 60, 100))
-    monkeypatch.setattr(failures, "_frames_logged", FixedWindows(failures.MALFORMED_FRAMES_LOGGED, 60, 1))
+    per_client, overall = failures.frame_log_windows()
+    monkeypatch.setattr(failures, "_frames_logged_per_client", per_client)
+    monkeypatch.setattr(failures, "_frames_logged", overall)
     with TestClient(PeerFromHeader(site_with_lifespan()), base_url=ORIGIN) as client:
         opened: list[Socket] = []
 
