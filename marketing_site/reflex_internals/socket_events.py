@@ -70,7 +70,7 @@ class MalformedPacket(ValueError):
 def checked_packet_class(base: type) -> type:
     """python-socketio's packet class, refusing what it would fail on later with a traceback."""
 
-    class CheckedPacket(base):  # type: ignore[valid-type, misc]  # a subclass of the server's own class
+    class CheckedPacket(base):  # a subclass of the server's own class
         def decode(self, encoded_packet: Any) -> Any:
             try:
                 attachments = super().decode(encoded_packet)
@@ -95,6 +95,9 @@ class CheckedEngineioPacket(engineio_packet.Packet):
     decode)."""
 
     malformed = False
+    packet_type: Any
+    data: Any
+    binary: bool
 
     def decode(self, encoded_packet: Any) -> Any:
         try:
@@ -122,8 +125,8 @@ def _guard_engineio_packets() -> None:
         await engineio_receive(self, pkt)
 
     receive._marketing_site = True  # type: ignore[attr-defined]  # a marker: installed once
-    engineio_packet.Packet = CheckedEngineioPacket  # type: ignore[misc]  # the sockets build packets by this name
-    AsyncSocket.receive = receive  # type: ignore[method-assign]  # the patch
+    engineio_packet.Packet = CheckedEngineioPacket  # the sockets build packets by this name
+    AsyncSocket.receive = receive  # the patch
 
 
 # Where the Engine.IO server finds the handshakes (python-socketio's `environ`, by Engine.IO sid).
@@ -168,16 +171,17 @@ def frame_problem(namespace: Any, sid: str, args: tuple[Any, ...]) -> tuple[str,
     if registered is None:
         return "unknown_handler", ""
     payload = data.get("payload", {})
+    handler = str(name)
     if not isinstance(payload, dict):
-        return "payload_not_an_object", name
+        return "payload_not_an_object", handler
     if not isinstance(data.get("router_data", {}), dict):
-        return "router_data_not_an_object", name
+        return "router_data_not_an_object", handler
     signature = _parameters(registered.handler.fn)
     if signature is not None:
         try:
             signature.bind(None, **payload)  # the state, then the payload's keywords
         except TypeError:
-            return "payload_does_not_fit", name
+            return "payload_does_not_fit", handler
     return None
 
 
