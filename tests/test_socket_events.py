@@ -19,8 +19,11 @@ import inspect
 import json
 import logging
 import time
+from typing import ClassVar
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from site_app import site_with_lifespan, stub_build
 from starlette.testclient import TestClient
 
@@ -131,7 +134,7 @@ def test_malformed_frames_make_one_warning_a_minute_per_client_and_no_report(sit
     no report; the connection still answers; a second client gets its own warning."""
     unknown = "reflex___state____state.no_such_state.no_such_handler"
     malformed = {
-        "undecodable": ["zz", "", "9zz", "4garbage", "42/_event,{}", '42/_event,["event"'],
+        "undecodable": ["zz", "", "4", "9zz", "4garbage", "42/_event,{}", '42/_event,["event"'],
         "not_an_object": ['42/_event,["event","not json"]', '42/_event,["event",[1,2]]', '42/_event,["event"]'],
         "unknown_handler": [
             '42/_event,["event",' + json.dumps({"name": unknown, "payload": {"company": "Analytical"}}) + "]"
@@ -240,6 +243,94 @@ def test_two_visitors_failing_events_at_once_each_report_only_their_own(site, re
         assert sent not in everything, sent
     alice.close()
     bob.close()
+
+
+# ----------------------------------------------------------------------------- any frame
+
+# Everything json.loads accepts: every code point (lone surrogates included: st.characters leaves
+# the Cs category out unless told), numbers of any size, nesting.
+json_text = st.text(alphabet=st.characters(exclude_categories=()), max_size=12)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | json_text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(json_text, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+class Linked:
+    """What frame_problem reads of Reflex's namespace: the socket "sid" has a tab's token."""
+
+    sid_to_token: ClassVar[dict[str, str]] = {"sid": "token"}
+
+
+def _known_names() -> list[str]:
+    from reflex_base.registry import RegistrationContext
+
+    import marketing_site.marketing_site  # noqa: F401 - registers the site's handlers
+
+    return sorted(RegistrationContext.get().event_handlers)
+
+
+@given(
+    name=st.one_of(json_values, st.sampled_from(_known_names())),
+    payload=st.one_of(json_values, st.dictionaries(json_text, json_values, max_size=3)),
+    router_data=json_values,
+    shape=st.sampled_from(["event", "bare", "extra argument", "none"]),
+)
+def test_any_json_an_event_frame_carries_is_judged_without_raising(name, payload, router_data, shape):
+    """Whatever JSON a client writes as an event, the guard says why it cannot be handled (a
+    reason the metric knows, the handler a registered name) or lets through only an object that
+    names a handler of the site with an object payload that fits it."""
+    from reflex_base.registry import RegistrationContext
+
+    data = {"name": name, "payload": payload, "router_data": router_data}
+    args = {"event": (data,), "bare": (payload,), "extra argument": (data, 1), "none": ()}[shape]
+    problem = socket_events.frame_problem(Linked, "sid", args)
+    if problem is None:
+        assert shape == "event" and isinstance(payload, dict) and isinstance(router_data, dict)
+        handler = RegistrationContext.get().event_handlers[name].handler.fn
+        inspect.signature(handler).bind(None, **payload)
+    else:
+        reason, handler = problem
+        assert reason in metrics.MALFORMED_FRAME_REASONS
+        assert handler == "" or handler in RegistrationContext.get().event_handlers
+    assert socket_events.frame_problem(type("Unlinked", (), {"sid_to_token": {}}), "sid", args) == ("no_token", "")
+
+
+@given(
+    frame=st.one_of(
+        json_text,
+        st.builds(lambda kind, value: f"{kind}/_event," + json.dumps(value), st.integers(0, 9), json_values),
+        st.builds(lambda value: "42/_event," + json.dumps(["event", value]), json_values),
+    )
+)
+def test_any_text_frame_is_a_packet_or_refused_as_undecodable(frame):
+    """python-socketio's packet, checked: an event packet it accepts names its event; anything
+    else it cannot take is MalformedPacket, never another error."""
+    from socketio import packet
+
+    from marketing_site.marketing_site import app
+
+    try:
+        decoded = app.sio.packet_class(encoded_packet=frame)
+    except socket_events.MalformedPacket as refused:
+        assert str(refused) == "undecodable"
+        return
+    assert decoded.packet_type in socket_events.CLIENT_PACKET_TYPES
+    if decoded.packet_type in (packet.EVENT, packet.BINARY_EVENT):
+        assert isinstance(decoded.data, list) and isinstance(decoded.data[0], str)
+
+
+@given(frame=st.one_of(json_text, st.binary(max_size=12)))
+def test_any_engineio_frame_is_a_packet_or_a_marked_noop(frame):
+    import engineio.packet
+
+    import marketing_site.marketing_site  # noqa: F401 - installs the checked packet
+
+    decoded = engineio.packet.Packet(encoded_packet=frame)
+    assert decoded.packet_type in range(len(engineio.packet.packet_names))
+    if decoded.malformed:
+        assert decoded.packet_type == engineio.packet.NOOP and decoded.data is None
 
 
 # ----------------------------------------------------------------------------- tripwires

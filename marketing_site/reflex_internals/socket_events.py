@@ -71,6 +71,12 @@ def checked_packet_class(base: type) -> type:
     """python-socketio's packet class, refusing what it would fail on later with a traceback."""
 
     class CheckedPacket(base):  # a subclass of the server's own class
+        def __init__(self, *args: Any, encoded_packet: Any = None, **kwargs: Any) -> None:
+            if encoded_packet is not None and not encoded_packet:
+                # python-socketio would not decode it, and take it for an event without data.
+                raise MalformedPacket("undecodable")
+            super().__init__(*args, encoded_packet=encoded_packet, **kwargs)
+
         def decode(self, encoded_packet: Any) -> Any:
             try:
                 attachments = super().decode(encoded_packet)
