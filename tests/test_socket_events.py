@@ -300,6 +300,9 @@ def test_any_json_an_event_frame_carries_is_judged_without_raising(name, payload
 @given(
     frame=st.one_of(
         json_text,
+        st.binary(max_size=12),
+        # Bytes that start as a packet type would (a binary message outside a binary packet).
+        st.builds(lambda kind, rest: bytes([kind]) + rest, st.integers(0x30, 0x39), st.binary(min_size=1, max_size=8)),
         st.builds(lambda kind, value: f"{kind}/_event," + json.dumps(value), st.integers(0, 9), json_values),
         st.builds(lambda value: "42/_event," + json.dumps(["event", value]), json_values),
     )

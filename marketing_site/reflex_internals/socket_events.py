@@ -80,7 +80,7 @@ def checked_packet_class(base: type) -> type:
         def decode(self, encoded_packet: Any) -> Any:
             try:
                 attachments = super().decode(encoded_packet)
-            except (ValueError, TypeError, KeyError, IndexError) as error:
+            except Exception as error:  # whatever the decoding raises, the packet is the client's fault
                 raise MalformedPacket("undecodable") from error
             if self.packet_type not in CLIENT_PACKET_TYPES:
                 raise MalformedPacket("undecodable")
@@ -108,7 +108,7 @@ class CheckedEngineioPacket(engineio_packet.Packet):
     def decode(self, encoded_packet: Any) -> Any:
         try:
             decoded = super().decode(encoded_packet)
-        except (ValueError, TypeError, IndexError, KeyError):
+        except Exception:  # noqa: BLE001 - whatever the decoding raises, the packet is the client's fault
             decoded, self.malformed = None, True
         else:
             self.malformed = self.packet_type not in range(len(engineio_packet.packet_names))
