@@ -1,8 +1,10 @@
 """Where features meet, failures reach the person: in Chromium on the production build (its CSP,
 no 'unsafe-eval'), with the session's real site, database and identity provider.
 
-- An event handler that raises, on a public page (French and English) and on the console: the
-  page's message in its language with a reference, and the same reference in the server log.
+- An action that fails, on a public page (French and English: an event its handler does not
+  take, as from a page older than a deployment, refused before Reflex reads it) and on the
+  console (a handler that raises): the page's message in its language with a reference, and the
+  same reference in the server log.
 - A lost connection: the message while it is down, then "back", and the reference logged.
 - The console's erasure: disabled until confirmed; a database refusal rolls back, says so with a
   reference, and is in the audit log; every action states whether it worked.
