@@ -26,6 +26,7 @@ from marketing_site.reflex_internals import (
     redis_keyspace,
     reflex_logging,
     site_notice,
+    socket_events,
     tab_handover,
 )
 from marketing_site.reflex_internals.event_middleware import CountHydrations
@@ -40,6 +41,8 @@ exact_paths.install()
 tab_handover.install()
 # Before Reflex's managers subscribe: they never write the Redis server's configuration.
 redis_keyspace.install()
+# Each websocket event collects the breadcrumbs of its error reports in a scope of its own.
+socket_events.isolate_events()
 
 # One stylesheet for the frame, one per page family (assets/styles/).
 STYLESHEETS = [
@@ -66,7 +69,15 @@ app = rx.App(
     # Our API routes first, then exact-path serving of the prerendered site in front of them,
     # security headers (and the websocket's origin check) around everything, and around that
     # the HTTP and websocket metrics (the requests refused above count too).
-    api_transformer=[api_app(), exact_paths.ExactPathSite, security.SecurityHeaders, metrics.HttpMetrics],
+    # Outermost, each request and websocket connection collects its error reports' breadcrumbs
+    # in a scope of its own.
+    api_transformer=[
+        api_app(),
+        exact_paths.ExactPathSite,
+        security.SecurityHeaders,
+        metrics.HttpMetrics,
+        error_reports.IsolatedReports,
+    ],
     toaster=None,
     # A failing event handler: logged with a reference the page shows in its words (failures.py).
     backend_exception_handler=app_frame.handler_failure_notice(failures.report_backend_exception, failures.NOTICE_REF),
@@ -75,6 +86,9 @@ app = rx.App(
 # own message (components/error_boundary.py).
 app_frame.drop_connection_overlay(app)
 app_frame.use_error_boundary(app, site_error_boundary)
+# Malformed websocket frames are refused before Reflex reads them: a warning a minute per
+# client, never a traceback or an error report (failures.malformed_frame).
+socket_events.guard_frames(app)
 page_table.add_pages(app)
 # Counts hydrations; first, so that it sees every event before any middleware answers one.
 app.add_middleware(CountHydrations(), index=0)

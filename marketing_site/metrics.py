@@ -64,6 +64,26 @@ EVENT_HANDLER_FAILURES = Counter(
     f"{PREFIX}_event_handler_failures", "Event handlers that raised (each told to the visitor with a reference)."
 )
 REQUEST_FAILURES = Counter(f"{PREFIX}_request_failures", "HTTP requests that raised (answered 500 with a reference).")
+REPORT_LIMITS = ("per_fingerprint", "per_client")
+ERROR_REPORTS_SUPPRESSED = Counter(
+    f"{PREFIX}_error_reports_suppressed",
+    "Failures logged but not sent as error reports (SENTRY_DSN): over a limit of reports a minute.",
+    ["limit"],
+)
+MALFORMED_FRAME_REASONS = (
+    "undecodable",
+    "no_token",
+    "not_an_object",
+    "unknown_handler",
+    "payload_not_an_object",
+    "router_data_not_an_object",
+    "payload_does_not_fit",
+)
+WEBSOCKET_MALFORMED_FRAMES = Counter(
+    f"{PREFIX}_websocket_malformed_frames",
+    "Websocket frames refused before Reflex handles them (logged once a minute per client), by reason.",
+    ["reason"],
+)
 
 # ----------------------------------------------------------------------------- leads, bookings
 
@@ -199,6 +219,10 @@ for _outcome in REFRESH_OUTCOMES:
     OIDC_REFRESHES.labels(outcome=_outcome)
 for _route in PROVIDER_ROUTES:
     OIDC_PROVIDER_UNREACHABLE.labels(route=_route)
+for _limit in REPORT_LIMITS:
+    ERROR_REPORTS_SUPPRESSED.labels(limit=_limit)
+for _reason in MALFORMED_FRAME_REASONS:
+    WEBSOCKET_MALFORMED_FRAMES.labels(reason=_reason)
 
 
 # ----------------------------------------------------------------------------- HTTP middleware

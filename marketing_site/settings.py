@@ -78,6 +78,8 @@ _EMPTY_MEANS_DEFAULT = frozenset(
         "password_reset_rate_limit_per_ip",
         "password_reset_rate_limit_per_email",
         "sentry_environment",
+        "sentry_reports_per_fingerprint",
+        "sentry_reports_per_client",
         "rate_limit_ipv6_prefix",
         "audience_sources_per_day",
         "audience_sources_per_address",
@@ -264,6 +266,12 @@ class Settings(BaseSettings):
     # The DSN's key lets anyone send reports to the project: a secret like the others.
     sentry_dsn: SecretStr = SecretStr("")
     sentry_environment: str = "production"
+    # At most this many reports a minute, in each worker, of one failure (its fingerprint: the
+    # kind, the exception's type and where it was raised), and from one client (an IPv4 address,
+    # an IPv6 /64): a flood of one failure, or one client's, reports a few and counts the rest
+    # (site_error_reports_suppressed_total).
+    sentry_reports_per_fingerprint: Annotated[int, Field(ge=1)] = 10
+    sentry_reports_per_client: Annotated[int, Field(ge=1)] = 5
 
     # --- parsing and checks ------------------------------------------------------------
 

@@ -31,6 +31,7 @@ hypothesis_settings.load_profile("site")
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from sentry_receiver import SentryReceiver
 from servers import (
     ARTIFACTS,
     BIN,
@@ -358,3 +359,35 @@ def proxy_build(workdir) -> ProxyBuild:
         check=True,
     )
     return ProxyBuild(port, origin, web_dir, build, maps)
+
+
+@pytest.fixture
+def receiver():
+    sink = SentryReceiver()
+    yield sink
+    sink.stop()
+
+
+@pytest.fixture
+def reports_to(monkeypatch):
+    """Turn error reports on in this process, towards a DSN (and report limits, by variable);
+    off again after the test."""
+    import sentry_sdk
+
+    from marketing_site import error_reports
+    from marketing_site.settings import get_settings
+
+    def configure(dsn: str, **limits: str) -> bool:
+        monkeypatch.setenv("SENTRY_DSN", dsn)
+        for name, value in limits.items():
+            monkeypatch.setenv(name, value)
+        get_settings.cache_clear()
+        error_reports._budgets.cache_clear()
+        return error_reports.configure()
+
+    yield configure
+    client = sentry_sdk.get_client()
+    client.close()
+    sentry_sdk.get_global_scope().set_client(None)
+    get_settings.cache_clear()
+    error_reports._budgets.cache_clear()

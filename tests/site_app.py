@@ -87,3 +87,18 @@ def site_app() -> Any:
         if not isinstance(transformer, Starlette):
             asgi = transformer(asgi)
     return asgi
+
+
+def site_with_lifespan() -> Any:
+    """`site_app()` under the app `rx.App.__call__` builds around it: Reflex's lifespan (its event
+    processor, the site's lifespan tasks) and its context middleware, so that websocket events
+    are handled as the server handles them; still without compiling a page."""
+    from reflex.app import _ContextMiddleware
+    from starlette.applications import Starlette
+
+    from marketing_site.marketing_site import app
+
+    top = Starlette(lifespan=app._run_lifespan_tasks)
+    top.add_middleware(_ContextMiddleware, reflex_app=app)
+    top.mount("", site_app())
+    return top

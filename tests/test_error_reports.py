@@ -6,13 +6,9 @@ cookie, token or address, in the report, its exception or its breadcrumbs.
 
 from __future__ import annotations
 
-import gzip
 import json
 import logging
 import re
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx2
 import pytest
@@ -22,7 +18,7 @@ from lead_payloads import lead_payload
 from servers import ARTIFACTS, SiteServer, free_port
 
 from marketing_site import error_reports, failures
-from marketing_site.settings import SettingsError, get_settings, load_settings
+from marketing_site.settings import SettingsError, load_settings
 
 # What a visitor or a request could carry; none of it may reach the receiver.
 PERSONAL = {
@@ -32,97 +28,6 @@ PERSONAL = {
     "token": "tok-9f8e7d6c",
     "cookie": "nereo_session=sess-51c9a0",
 }
-
-
-class SentryReceiver:
-    """An HTTP server on loopback that takes Sentry envelopes and keeps their items, parsed."""
-
-    def __init__(self):
-        self.envelopes: list[bytes] = []
-        self.items: list[tuple[dict, bytes]] = []
-        self._lock = threading.Lock()
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                encoding = self.headers.get("Content-Encoding", "")
-                if encoding == "gzip":
-                    body = gzip.decompress(body)
-                elif encoding:
-                    raise AssertionError(f"unexpected Content-Encoding {encoding}")
-                receiver.take(self.path, body)
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.end_headers()
-                self.wfile.write(b"{}")
-
-            def log_message(self, *_args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
-        self.port = self.server.server_address[1]
-        self.dsn = f"http://publickey@127.0.0.1:{self.port}/42"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def take(self, path: str, envelope: bytes) -> None:
-        assert path == "/api/42/envelope/", path
-        header, _, rest = envelope.partition(b"\n")
-        json.loads(header)
-        items = []
-        while rest.strip():
-            item_header_line, _, rest = rest.partition(b"\n")
-            item_header = json.loads(item_header_line)
-            if "length" in item_header:
-                payload, rest = rest[: item_header["length"]], rest[item_header["length"] + 1 :]
-            else:
-                payload, _, rest = rest.partition(b"\n")
-            items.append((item_header, payload))
-        with self._lock:
-            self.envelopes.append(envelope)
-            self.items += items
-
-    def events(self) -> list[dict]:
-        with self._lock:
-            return [json.loads(payload) for header, payload in self.items if header.get("type") == "event"]
-
-    def wait_for_events(self, count: int, timeout: float = 20) -> list[dict]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and len(self.events()) < count:
-            time.sleep(0.1)
-        return self.events()
-
-    def everything(self) -> str:
-        with self._lock:
-            return b"\n".join(self.envelopes).decode("utf-8", "replace")
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
-@pytest.fixture
-def receiver():
-    sink = SentryReceiver()
-    yield sink
-    sink.stop()
-
-
-@pytest.fixture
-def reports_to(monkeypatch):
-    """Turn error reports on in this process, towards a DSN; off again after the test."""
-    import sentry_sdk
-
-    def configure(dsn: str) -> bool:
-        monkeypatch.setenv("SENTRY_DSN", dsn)
-        get_settings.cache_clear()
-        return error_reports.configure()
-
-    yield configure
-    client = sentry_sdk.get_client()
-    client.close()
-    sentry_sdk.get_global_scope().set_client(None)
-    get_settings.cache_clear()
 
 
 def assert_nothing_personal(text: str) -> None:

@@ -1,8 +1,10 @@
 """Where features meet, failures reach the person: in Chromium on the production build (its CSP,
 no 'unsafe-eval'), with the session's real site, database and identity provider.
 
-- An event handler that raises, on a public page (French and English) and on the console: the
-  page's message in its language with a reference, and the same reference in the server log.
+- An action that fails, on a public page (French and English: an event its handler does not
+  take, as from a page older than a deployment, refused before Reflex reads it) and on the
+  console (a handler that raises): the page's message in its language with a reference, and the
+  same reference in the server log.
 - A lost connection: the message while it is down, then "back", and the reference logged.
 - The console's erasure: disabled until confirmed; a database refusal rolls back, says so with a
   reference, and is in the audit log; every action states whether it worked.
@@ -114,8 +116,9 @@ def test_a_failing_handler_on_a_public_page_is_told_with_the_logged_reference(
     relay = _relay(page)
     event = _open_connected(page, site, relay, routes.PRICING.path(lang))
     page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=lang)
-    # A handler called with an argument it does not take raises on the server (as after a
-    # deployment that changed it under an open page).
+    # An event with an argument its handler does not take (as from a page older than a
+    # deployment that changed the handler) is refused before Reflex reads it: the page is told
+    # with the reference of the client's warning, which names the handler.
     _send(relay, event, f"{PricingState.get_full_name()}.use_alternate_prices", {"unexpected": 1})
     text, reference = _notice(page, "handler")
     assert MESSAGES[lang]["handler"] in text

@@ -90,8 +90,10 @@ def test_a_visitors_websocket_is_counted_while_open_and_its_hydration_once(new_p
     assert figure(closed, "site_websocket_connections") == figure(before, "site_websocket_connections")
 
 
-def test_a_failing_event_handler_is_counted(new_page, site):
-    """The handler failure of tests/test_failure_notice.py, sent on the page's own websocket."""
+def test_an_event_that_does_not_fit_its_handler_is_counted(new_page, site):
+    """The stale page's event of tests/test_failure_notice.py, sent on the page's own websocket:
+    refused before Reflex reads it (a malformed frame, not a handler failure), told to the page,
+    and counted by reason."""
     from marketing_site.state.pricing import PricingState
 
     relay: dict = {"frames": []}
@@ -117,11 +119,11 @@ def test_a_failing_event_handler_is_counted(new_page, site):
     name = f"{PricingState.get_full_name()}.use_alternate_prices"
     relay["server"].send("42/_event," + json.dumps(["event", {**event, "name": name, "payload": {"unexpected": 1}}]))
     page.wait_for_selector("[data-testid=site-notice][data-kind=handler]")
-    after = wait_for(
-        site,
-        lambda s: figure(s, "site_event_handler_failures_total") > figure(before, "site_event_handler_failures_total"),
-    )
-    assert figure(after, "site_event_handler_failures_total") == figure(before, "site_event_handler_failures_total") + 1
+    unfit = {"reason": "payload_does_not_fit"}
+    counted = "site_websocket_malformed_frames_total"
+    after = wait_for(site, lambda s: figure(s, counted, **unfit) > figure(before, counted, **unfit))
+    assert figure(after, counted, **unfit) == figure(before, counted, **unfit) + 1
+    assert figure(after, "site_event_handler_failures_total") == figure(before, "site_event_handler_failures_total")
 
 
 def test_returns_from_the_identity_provider_are_counted_by_outcome(new_page, site):

@@ -171,6 +171,50 @@ class DailyQuota:
             return True
 
 
+class FixedWindows:
+    """At most `limit` admissions per key in a window of `window` seconds that starts at the
+    key's first admission, in process memory, for at most `max_keys` keys at once.
+
+    For what one worker must not repeat too often whoever asks (error reports, log lines), not
+    for a budget that several workers share (make_rate_limiter). Memory is bounded whatever the
+    number of keys: a new key past `max_keys` makes the key whose window began first forgotten
+    (it starts again, as a new key would), so that a client rotating addresses costs a fixed
+    number of entries."""
+
+    def __init__(self, limit: int, window: float, max_keys: int):
+        self.limit = limit
+        self.window = window
+        self.max_keys = max_keys
+        # key -> [window start, admissions in it]; in order of window start (a new window of a
+        # key moves it to the end), so the first key is the one to forget.
+        self._windows: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+
+    def admit(self, key: str, now: float | None = None) -> bool:
+        """Count one for `key` and say whether it is within the limit."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            entry = self._windows.get(key)
+            if entry is None or now - entry[0] >= self.window:
+                self._windows.pop(key, None)
+                if len(self._windows) >= self.max_keys:
+                    self._windows.pop(next(iter(self._windows)))
+                entry = self._windows[key] = [now, 0]
+            if entry[1] >= self.limit:
+                return False
+            entry[1] += 1
+            return True
+
+    def started(self, key: str) -> float | None:
+        """When `key`'s current window began (None: it has none)."""
+        with self._lock:
+            entry = self._windows.get(key)
+            return entry[0] if entry is not None else None
+
+    def __len__(self) -> int:
+        return len(self._windows)
+
+
 # One set per key and day; it expires two days after its day began (the day's own key then names
 # no day in use). Returns 1 when admitted, 0 when the key is full.
 _REDIS_ADMIT = """
