@@ -161,11 +161,11 @@ ENGINE_TESTS = tests/test_routes_http.py tests/test_lead_api.py tests/test_lead_
 	tests/test_machines.py tests/test_tab_handover.py tests/test_identity.py tests/test_screen_reader.py \
 	tests/test_audience_flush.py::test_two_workers_flushing_at_once_lose_no_view \
 	$(filter-out $(ENGINE_EXCLUDED),$(wildcard tests/test_auth*.py)) $(wildcard tests/test_console*.py)
-# The login against django-oauth-toolkit (tests/test_auth_dot.py, 5-8 minutes on this machine:
-# real logins, short tokens waited for, two site restarts) and against django-oidc-provider
-# (tests/test_auth_djop.py, about 51 s: two site restarts, no token lifetime waited for) runs in
-# the SQLite pass only; their engine-dependent parts (the refresh lock, the logout jti in Redis)
-# are in the other auth tests.
+# The login against django-oauth-toolkit (tests/test_auth_dot.py, about 100 s at load 9: real
+# logins, short tokens waited for, site restarts) and against django-oidc-provider
+# (tests/test_auth_djop.py, about 51 s: two site restarts, no token lifetime waited for) runs on
+# SQLite only; their engine-dependent parts (the refresh lock, the logout jti in Redis) are in the
+# other auth tests.
 ENGINE_EXCLUDED = tests/test_auth_dot.py tests/test_auth_djop.py
 # That pass runs beside the SQLite one (each keeps about one core busy; CI has two), on its own
 # port and its own build (.web-engines), its output in test-artifacts/engines.log, shown after.
@@ -173,10 +173,12 @@ ENGINE_EXCLUDED = tests/test_auth_dot.py tests/test_auth_djop.py
 # two lanes take about as long (measured on 2026-11-27: 1,193 s and 1,362 s before the second
 # lane's 264 s, of which all but the print test then moved back to the first). `make dev` in a
 # copy (tests/test_dev_loop.py: a fresh clone's start, 20 s idle, edits) runs there too: it needs
-# no build of its own and no database beyond its copy's SQLite.
+# no build of its own and no database beyond its copy's SQLite; and the login against
+# django-oidc-provider (on 2026-11-28 at load 9 the first pass took 1,587 s, the engines' 1,374 s
+# and then 130 s).
 ENGINE_TEST_PORT ?= 8865
 ENGINE_WEB := $(CURDIR)/.web-engines
-SECOND_LANE_TESTS = tests/test_print.py tests/test_dev_loop.py
+SECOND_LANE_TESTS = tests/test_print.py tests/test_dev_loop.py tests/test_auth_djop.py
 # With the engines set, these run in that pass only, not twice: the nginx tests check the proxy's
 # own configuration (their own build included), the real Prometheus scrapes a site of two workers,
 # the machines' drills (two ./serve behind nginx, sharing the nginx build) need PostgreSQL; and the
