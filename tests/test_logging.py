@@ -235,8 +235,9 @@ def test_any_record_is_one_json_line_without_credentials_addresses_or_raw_line_b
 def test_malformed_websocket_events_carrying_a_session_cookie_are_logged_redacted(site_server):
     """Finding 8 as reproduced on `make run`: events Reflex cannot read made engineio print plain
     tracebacks beside the JSON line, and Reflex's event errors printed the websocket handshake,
-    session cookie, tab token and forwarded addresses included. Now every line is JSON and none
-    of them is there."""
+    session cookie, tab token and forwarded addresses included. Now such frames are refused before
+    Reflex reads them (issue 39, point 3): one JSON warning for the client's minute, without a
+    traceback, and none of the frames, the cookie, the token or the addresses in the log."""
     import time
     import uuid
 
@@ -262,15 +263,19 @@ def test_malformed_websocket_events_carrying_a_session_cookie_are_logged_redacte
             socket.send("42/_event," + json.dumps(["event", event]))
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            written = log.read_bytes()[start:].decode()
-            if written.count("async handler error") >= 2 and "nope.nope" in written:
+            if "malformed websocket frame refused" in log.read_bytes()[start:].decode():
                 break
             time.sleep(0.3)
+        socket.send("42/_event," + json.dumps(["event", {"name": "nope.again", "payload": {}}]))
+        time.sleep(1)  # a fourth frame of the same minute, which would be logged by now
+        written = log.read_bytes()[start:].decode()
     finally:
         socket.close()
     lines = [line for line in written.splitlines() if line.strip()]
     records = [json.loads(line) for line in lines]  # every line is one JSON object
-    assert [r["logger"] for r in records].count("engineio.server") == 2
-    assert any("nope.nope" in r["msg"] for r in records)  # Reflex's event error, with its headers
+    refused = [r for r in records if "malformed websocket frame refused" in r["msg"]]
+    assert len(refused) == 1, refused  # four frames, one warning for the client's minute
+    assert refused[0]["level"] == "WARNING" and "Traceback" not in written
+    assert "nope.nope" not in written and "a list" not in written  # never the frame itself
     assert [s for s in (cookie, token, *forwarded) if s in written] == []
     assert "forged line" not in [line.strip() for line in written.splitlines()]

@@ -14,6 +14,7 @@ import logging
 import re
 
 import pytest
+from servers import run_in_own_loop
 from starlette.applications import Starlette
 from starlette.routing import Route
 
@@ -231,7 +232,7 @@ def test_two_concurrent_requests_each_report_only_their_own_breadcrumbs(receiver
             _get(app, "/visit", "visitor=alice", "203.0.113.10"), _get(app, "/visit", "visitor=bob", "203.0.113.11")
         )
 
-    assert asyncio.run(both()) == [500, 500]
+    assert run_in_own_loop(both()) == [500, 500]
     error_reports.flush()
     events = receiver.wait_for_events(2)
     assert len(events) == 2
