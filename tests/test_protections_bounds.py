@@ -101,7 +101,11 @@ def _streamed(body: bytes):
 
 @pytest.mark.parametrize(
     ("path", "content_type"),
-    [("/api/v1/mail/send", "application/json"), ("/api/v1/booking", "application/json"), ("/api/v1/audience", "text/plain")],
+    [
+        ("/api/v1/mail/send", "application/json"),
+        ("/api/v1/booking", "application/json"),
+        ("/api/v1/audience", "text/plain"),
+    ],
 )
 @pytest.mark.parametrize("declared", [True, False], ids=["content-length", "streamed"])
 def test_a_body_of_the_limit_is_read_and_one_byte_more_is_413(api, path, content_type, declared):
@@ -194,4 +198,3 @@ def test_a_rate_limit_lets_exactly_its_budget_through_in_a_window():
     assert limiter.hit("k", now=103.0) == pytest.approx(57.0)
     # At exactly one window after the first hit, that hit has left the window.
     assert limiter.hit("k", now=160.0) is None
-

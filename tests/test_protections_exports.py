@@ -1,5 +1,5 @@
 """Every column of the CSV exports, the campaign tags included (issue 39, point 15): the header is
-the documented list (docs/console.md), and each column holds its own row's value, in its place.
+the documented list (docs/console.md lists both), and each column holds its own row's value, in its place.
 A test that compares the header with the code's own tuple, or reads a few columns, lets a column
 dropped, repeated or filled from another pass. Build-free: the writers and the console's
 bookings export on a real migrated database."""

@@ -88,7 +88,7 @@ def slow_outbox(tmp_path, monkeypatch):
 
 
 def test_an_attempt_ends_at_its_own_deadline_inside_the_lease(slow_outbox):
-    outbox, sink = slow_outbox
+    outbox, _sink = slow_outbox
     assert (outbox.attempt_seconds(), outbox.lease_seconds()) == (2 * STEP_SECONDS, 2 * STEP_SECONDS + 10)
     message_id = queue_outbox_message(next_attempt_at=datetime.now(UTC))
     [claim] = outbox.claim_due(datetime.now(UTC))

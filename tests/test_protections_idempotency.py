@@ -65,7 +65,9 @@ def test_a_key_reused_for_another_slot_books_that_slot_too():
     assert first.status == again.status == "booked" and again.duplicate and again.booking_id == first.booking_id
     other = booking.book({**payload, "slot": booking.slot_id(second_slot)}, "203.0.113.7", KEY)
     assert other.status == "booked" and not other.duplicate and other.booking_id != first.booking_id
-    elsewhere = booking.book({**payload, "email": "autre@example.com", "slot": booking.slot_id(first_slot)}, "198.51.100.9", KEY)
+    elsewhere = booking.book(
+        {**payload, "email": "autre@example.com", "slot": booking.slot_id(first_slot)}, "198.51.100.9", KEY
+    )
     assert elsewhere.status == "taken"  # a request of its own, refused for the slot, not "booked" as a duplicate
     with new_session() as session:
         starts = sorted(b.starts_at for b in session.exec(select(Booking)).all())
