@@ -78,3 +78,41 @@ def test_the_same_headers_without_a_separator_are_written():
     assert b"From: " in _written("From", '"Équipe Nereo" <equipe@nereo.example>')
     assert _written("Reply-To", "ab@bank.example") == b"Reply-To: ab@bank.example\r\n\r\n"
     assert _written("Message-ID", "<ab@nereo.example>") == b"Message-ID: <ab@nereo.example>\r\n\r\n"
+
+
+# ----------------------------------------------------------------------------- the start-up check
+
+
+def test_the_start_up_probe_passes_a_safe_message_through_every_check():
+    """`_probe` on inputs this interpreter writes safely reaches its last check and finds nothing:
+    each of its checks (the headers read back, the To unchanged, the set of names) runs."""
+    assert mail_headers._probe("Démo", "personne@bank.example") is None
+    # The To written with its domain as xn--: not the address given, which the probe reports.
+    assert "was written as other headers" in (mail_headers._probe("plain subject", "a.b@exämple.fr") or "")
+
+
+def test_a_flattened_message_must_read_back_with_exactly_its_headers():
+    from marketing_site.services.mail_headers import check_written
+
+    mail = EmailMessage(policy=SITE_POLICY)
+    mail["From"] = "Site <site@nereo.example>"
+    mail["To"] = "personne@bank.example"
+    mail["Subject"] = "Démo"
+    data = mail.as_bytes()
+    check_written(mail, data)
+    check_written(mail, data.replace(b"To: ", b"tO: "))  # names in any case
+    check_written(mail, data.replace(b"D=C3=A9mo", b"D=C3=A9mo2"))  # a text header's value is not compared
+    for changed in (
+        data.replace(b"To: personne@bank.example", b"To: autre@bank.example"),  # an address changed
+        data.replace(b"To: personne@bank.example\r\n", b"To: personne@bank.example\r\nBcc: x@evil.example\r\n"),
+        data.replace(b"To: personne@bank.example\r\n", b""),  # a header lost
+        b"X-First: 1\r\n" + data,
+    ):
+        with pytest.raises(HeaderRefused):
+            check_written(mail, changed)
+
+
+def test_the_start_up_check_names_the_setting_it_cannot_write():
+    found = mail_headers.problems([("MAIL_FROM", "Site <site@nereo.example>"), ("LEAD_MAIL_TO", "a b@x.example")])
+    assert len(found) == 1 and found[0].startswith("LEAD_MAIL_TO cannot be written as an address header: ")
+    assert mail_headers.problems() == []
