@@ -167,3 +167,27 @@ def test_the_page_after_login_writes_the_path_as_text_of_its_attributes(login):
         parsed.feed(page.text)
         assert parsed.refresh == f"0;url={value}" and parsed.links == [value], page.text
         assert parsed.tags == ["html", "head", "meta", "meta", "title", "body", "p", "a"], page.text
+
+
+def test_the_login_page_keeps_a_same_site_path_only():
+    """The login page reads `?return_to=` into its form (LoginFormState.read_return_to, the
+    state built as Reflex builds it, its router as a page load gives it): a path that is not the
+    site's becomes the login page itself."""
+    from urllib.parse import quote
+
+    from reflex.istate.data import RouterData
+
+    from marketing_site import routes
+    from marketing_site.state.auth import LoginFormState
+
+    login_page = quote(routes.LOGIN.path("fr"), safe="/")
+    state = LoginFormState(_reflex_internal_init=True)
+    for value in KEPT + HOSTILE:
+        state.router = RouterData.from_router_data(
+            {
+                "headers": {"origin": "https://www.nereo.example"},
+                "asPath": f"{login_page}?return_to={quote(value, safe='')}",
+            }
+        )
+        LoginFormState.read_return_to.fn(state)
+        assert state.returnTo == (value if value in KEPT else login_page), value
