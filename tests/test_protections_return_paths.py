@@ -9,7 +9,7 @@ route applies it. Build-free: the API routes in-process and a provider on loopba
 from __future__ import annotations
 
 import html.parser
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 from test_auth_services import _code_exchange_provider
@@ -191,3 +191,21 @@ def test_the_login_page_keeps_a_same_site_path_only():
         )
         LoginFormState.read_return_to.fn(state)
         assert state.returnTo == (value if value in KEPT else login_page), value
+
+
+def test_a_failed_login_sends_the_visitor_to_the_login_page_with_the_whole_path(login):
+    """The code exchange refused (an ID token without this login's nonce): the login page, with
+    the return path as one query parameter that reads back whole (its own `?`, `&`, `#`)."""
+    from marketing_site import routes
+
+    client, transaction_of = login
+    for value in KEPT:
+        started = client.get("/auth/login", params={"return_to": value})
+        authorize = {k: v[0] for k, v in parse_qs(urlsplit(started.headers["location"]).query).items()}
+        transaction_of["nonce"] = "the-nonce-of-another-login"
+        page = client.get("/auth/callback", params={"state": authorize["state"], "code": "code-1"})
+        parsed = _Refresh()
+        parsed.feed(page.text)
+        target = urlsplit(parsed.refresh.removeprefix("0;url="))
+        assert unquote(target.path) == routes.LOGIN.path("fr") and not target.fragment, page.text
+        assert parse_qs(target.query) == {"return_to": [value]}, page.text
