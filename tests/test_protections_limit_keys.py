@@ -98,3 +98,20 @@ def test_a_peer_that_is_no_trusted_proxy_is_counted_whatever_it_forwards(doors, 
     peer = doors("192.0.2.50")
     forged = [f"203.0.113.{n}" for n in range(LIMIT + 1)]
     assert [_limited(peer, door, hop) for hop in forged] == [False] * LIMIT + [True]
+
+
+def test_the_password_reset_counts_the_same_visitor_from_its_websocket(monkeypatch):
+    """The reset form is a Reflex event: its address comes from the websocket's peer and
+    X-Forwarded-For header (`password_reset.client_of`), under the same rule."""
+    from marketing_site.services.password_reset import client_of
+
+    monkeypatch.setenv("TRUSTED_PROXIES", f"{PROXY}/32")
+    get_settings.cache_clear()
+    try:
+        assert client_of(PROXY, "1.1.1.1, 203.0.113.7") == "203.0.113.7"
+        assert client_of(PROXY, "2001:db8:1:2::1") == "2001:db8:1:2::/64"
+        assert client_of(PROXY, "") == PROXY
+        assert client_of("192.0.2.50", "203.0.113.7") == "192.0.2.50"
+        assert client_of("", "203.0.113.7") == "unknown"
+    finally:
+        get_settings.cache_clear()
