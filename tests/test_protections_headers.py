@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import email
+from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.policy import default as default_policy
 
@@ -116,3 +117,68 @@ def test_the_start_up_check_names_the_setting_it_cannot_write():
     found = mail_headers.problems([("MAIL_FROM", "Site <site@nereo.example>"), ("LEAD_MAIL_TO", "a b@x.example")])
     assert len(found) == 1 and found[0].startswith("LEAD_MAIL_TO cannot be written as an address header: ")
     assert mail_headers.problems() == []
+
+
+# ----------------------------------------------------------------------------- the writers' edges
+
+
+def test_a_display_name_is_cut_into_encoded_words_of_45_bytes_that_read_back_whole():
+    """RFC 2047: an encoded word is at most 75 characters; 45 bytes of UTF-8 in base64 are 60 plus
+    the 12 of its frame. Cut between characters, never inside one."""
+    for name, words in (("é" * 22 + "x", 1), ("é" * 23, 2), ("é" * 22 + "xy", 2), ("€" * 15, 1), ("€" * 16, 2)):
+        written = mail_headers._display_name(name)
+        parts = written.split(" ")
+        assert len(parts) == words and all(len(part) <= 75 for part in parts), name
+        assert str(make_header(decode_header(written))) == name  # RFC 2047 §6.2: no space between words
+    assert mail_headers._display_name("Nereo Wealth") == "Nereo Wealth"  # plain words stay plain
+
+
+@pytest.mark.parametrize("character", ["\x00", "\x1f", "\x7f", "\x80", "\x9f"])
+def test_a_control_character_in_a_display_name_is_refused(character):
+    with pytest.raises(HeaderRefused):
+        mail_headers._display_name(f"Nereo{character}Wealth")
+
+
+def test_a_folded_line_holds_no_control_character_but_a_tab():
+    mail_headers.verify_folded("Subject", "Subject: a\tb\r\n")
+    mail_headers.verify_folded("Subject", "Subject: a\r\n\tb\r\n")  # folded with a tab
+    for bad in ("a\x7fb", "a\x01b", "a\x00b"):
+        with pytest.raises(HeaderRefused, match="control character"):
+            mail_headers.verify_folded("Subject", f"Subject: {bad}\r\n")
+
+
+def test_an_encoded_line_break_before_a_colon_is_found():
+    """The whole value after the header's name is decoded, not what follows its last colon."""
+    for value in ("=?utf-8?q?a=E2=80=A8b?= : suite", "=?utf-8?q?a=0D=0AX-Injected=3A_yes?= : suite"):
+        with pytest.raises(HeaderRefused):
+            _written("Subject", value)
+
+
+def test_a_domain_of_253_characters_is_written_and_254_is_refused():
+    domain = ".".join(["d" * 63] * 3 + ["e" * 61])
+    assert mail_headers.ascii_domain(domain) == domain
+    with pytest.raises(HeaderRefused):
+        mail_headers.ascii_domain("f" + domain)
+
+
+def test_a_message_id_of_200_characters_is_written_and_201_or_another_form_is_refused():
+    at_limit = "<" + "a" * 184 + "@nereo.example>"
+    assert len(at_limit) == 200 and mail_headers.checked_message_id(at_limit) == at_limit
+    for bad in ("<a" + at_limit[1:], "a@nereo.example", "<a@nereo.example>x", "<a b@nereo.example>", None):
+        with pytest.raises(HeaderRefused):
+            mail_headers.checked_message_id(bad)
+        with pytest.raises(HeaderRefused):
+            _written("Message-ID", bad)
+
+
+def test_a_quoted_display_name_is_read_without_its_quotes():
+    [named] = mail_headers.parse_mailboxes('"Nereo Wealth" <equipe@nereo.example>')
+    assert named.display_name == "Nereo Wealth"
+    [empty] = mail_headers.parse_mailboxes('"" <equipe@nereo.example>')
+    assert empty.display_name == "" and empty.header_text() == "equipe@nereo.example"
+    [one] = mail_headers.parse_mailboxes('" <equipe@nereo.example>')
+    assert one.display_name == '"'
+    [inner] = mail_headers.parse_mailboxes('"a"b" <equipe@nereo.example>')
+    assert inner.display_name == 'a"b'
+    with pytest.raises(HeaderRefused):
+        mail_headers.parse_mailboxes("   ")
