@@ -62,9 +62,12 @@ def doors(tmp_path, monkeypatch):
         cached.cache_clear()
 
 
-def _limited(client: TestClient, door: str, forwarded: str | None) -> bool:
+def _limited(client: TestClient, door: str, forwarded: str | list[str] | None) -> bool:
+    """Whether the door refuses this request (429); `forwarded` a list: one X-Forwarded-For
+    header line each (a proxy may add a line rather than append to the last)."""
     method, path, extra = DOORS[door]
-    headers = {**extra.get("headers", {}), **({"X-Forwarded-For": forwarded} if forwarded else {})}
+    lines = [] if forwarded is None else [forwarded] if isinstance(forwarded, str) else forwarded
+    headers = [*extra.get("headers", {}).items(), *(("X-Forwarded-For", line) for line in lines)]
     response = client.request(method, path, **{**extra, "headers": headers})
     assert response.status_code < 500, (door, response.status_code, response.text)
     return response.status_code == 429
@@ -79,6 +82,7 @@ def test_behind_the_proxy_each_visitor_is_the_hop_it_appended(doors, door):
     assert [_limited(proxy, door, forwarded) for forwarded in sent] == [False] * LIMIT
     assert _limited(proxy, door, f"198.18.0.1, {visitor}")
     assert _limited(proxy, door, visitor)
+    assert _limited(proxy, door, ["198.18.0.2", visitor])  # the last line is the proxy's
     # Another visitor, and the proxy's own requests, have budgets of their own.
     assert not _limited(proxy, door, "198.51.100.9")
     assert not _limited(proxy, door, None)
