@@ -149,7 +149,12 @@ def test_a_folded_line_holds_no_control_character_but_a_tab():
 
 def test_an_encoded_line_break_before_a_colon_is_found():
     """The whole value after the header's name is decoded, not what follows its last colon."""
-    for value in ("=?utf-8?q?a=E2=80=A8b?= : suite", "=?utf-8?q?a=0D=0AX-Injected=3A_yes?= : suite"):
+    for value in (
+        "=?utf-8?q?a=E2=80=A8b?= : suite",
+        "=?utf-8?q?a=0D=0AX-Injected=3A_yes?= : suite",
+        "suite : =?utf-8?q?a=E2=80=A8b?=",
+        "a: b: =?utf-8?q?a=0D=0AX-Injected=3A_yes?=",
+    ):
         with pytest.raises(HeaderRefused):
             _written("Subject", value)
 
@@ -157,8 +162,10 @@ def test_an_encoded_line_break_before_a_colon_is_found():
 def test_a_domain_of_253_characters_is_written_and_254_is_refused():
     domain = ".".join(["d" * 63] * 3 + ["e" * 61])
     assert mail_headers.ascii_domain(domain) == domain
+    longer = ".".join(["d" * 63] * 3 + ["e" * 62])  # every label within its 63
+    assert len(longer) == 254
     with pytest.raises(HeaderRefused):
-        mail_headers.ascii_domain("f" + domain)
+        mail_headers.ascii_domain(longer)
 
 
 def test_a_message_id_of_200_characters_is_written_and_201_or_another_form_is_refused():
@@ -182,3 +189,18 @@ def test_a_quoted_display_name_is_read_without_its_quotes():
     assert inner.display_name == 'a"b'
     with pytest.raises(HeaderRefused):
         mail_headers.parse_mailboxes("   ")
+
+
+def test_address_headers_given_as_mailboxes_read_back_and_anything_else_is_refused():
+    from marketing_site.services.mail_headers import check_written, format_mailboxes, mailbox, parse_mailboxes
+
+    mail = EmailMessage(policy=SITE_POLICY)
+    mail["From"] = [mailbox("site@nereo.example", "Nereo")]
+    mail["To"] = parse_mailboxes("personne@bank.example, Autre <autre@bank.example>")
+    check_written(mail, mail.as_bytes())
+    for not_mailboxes in (["personne@bank.example"], [mailbox("a@b.example"), "c@d.example"], 7, None, []):
+        with pytest.raises(HeaderRefused):
+            format_mailboxes(not_mailboxes)
+    for not_text in (None, 7, b"a@b.example"):
+        with pytest.raises(HeaderRefused):
+            parse_mailboxes(not_text)
