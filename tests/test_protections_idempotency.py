@@ -72,3 +72,19 @@ def test_a_key_reused_for_another_slot_books_that_slot_too():
     with new_session() as session:
         starts = sorted(b.starts_at for b in session.exec(select(Booking)).all())
     assert len(starts) == 2 and second_slot not in booking.available_slots()
+
+
+def test_without_a_key_the_same_details_are_one_lead_within_ten_minutes_only(monkeypatch):
+    """No Idempotency-Key: a double click (the same details within the window) stores one lead;
+    the same person asking again after the window is a lead of its own."""
+    from marketing_site.services import leads
+
+    now = 1_800_000_000.0  # the start of a 10-minute window
+    monkeypatch.setattr(leads.time, "time", lambda: now)
+    first = leads.submit_lead(_download("ebook"), "203.0.113.7")
+    now += 599
+    again = leads.submit_lead(_download("ebook"), "203.0.113.7")
+    assert again.duplicate and again.lead_id == first.lead_id
+    now += 601
+    later = leads.submit_lead(_download("ebook"), "203.0.113.7")
+    assert not later.duplicate and later.lead_id != first.lead_id
