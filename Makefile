@@ -233,7 +233,7 @@ screen-reader-logs:
 # `needs_build` from their fixtures), on two processes. TEST_WITHOUT_BUILD makes a test that starts
 # a site, a build or nginx unmarked fail, and hides the build from it. PYTEST_ADDOPTS is honoured
 # (`-n 0` there runs one process); PYTEST_ARGS picks files or tests as for `make test`.
-test-fast: install fonts
+test-fast: install fonts prometheus
 	TEST_WITHOUT_BUILD=1 PYTEST_ADDOPTS="-n 2 $$PYTEST_ADDOPTS" $(BIN)/python -m pytest -m "not needs_build" $(PYTEST_ARGS)
 
 # Mutation testing (mutmut; [tool.mutmut] in pyproject.toml lists the modules): each mutant of the

@@ -674,23 +674,32 @@ def test_the_code_exchange_refuses_an_id_token_without_the_login_nonce(database,
 
 
 def _cookie_attributes(response) -> dict[str, set[str]]:
-    """Set-Cookie by name: its attributes as sent, lower-cased (lifetimes left out)."""
+    """Set-Cookie by name: its attributes as sent, lower-cased (the Expires date left out: it
+    follows Max-Age)."""
     found = {}
     for header in response.headers.get_list("set-cookie"):
         name, _, rest = header.partition("=")
         attributes = {part.strip().lower() for part in rest.split(";")[1:]}
-        found[name] = {a for a in attributes if a.split("=")[0] not in ("max-age", "expires")}
+        found[name] = {a for a in attributes if a.split("=")[0] != "expires"}
     return found
 
 
 @pytest.mark.parametrize("site_url", ["http://127.0.0.1:8000", "https://www.nereo.example"])
 @pytest.mark.parametrize("right_nonce", [True, False])
-def test_a_login_through_the_app_sets_its_cookies_with_their_attributes(database, monkeypatch, site_url, right_nonce):
+@pytest.mark.parametrize("layers", ["site", "routes"])
+def test_a_login_through_the_app_sets_its_cookies_with_their_attributes(
+    database, monkeypatch, site_url, right_nonce, layers
+):
     """The whole redirect login through the site's ASGI app (tests/site_app.py): the binding and
-    session cookies are HttpOnly, the marker the page reads is not, all are SameSite=Lax and, over
-    https, Secure. An ID token without this login's nonce opens no session."""
+    session cookies are HttpOnly, the marker the page reads is not, all are SameSite=Lax, Path=/,
+    Max-Age their lifetime of site_storage (what the privacy policy says) and, over https, Secure.
+    An ID token without this login's nonce opens no session. `routes`: the login routes alone
+    (api_app, without security.SecurityHeaders, which adds HttpOnly, SameSite and Secure to a cookie
+    that lacks them): the routes set every attribute themselves, not only through that net."""
     from site_app import site_app
     from starlette.testclient import TestClient
+
+    from marketing_site.api import api_app
 
     transaction_of: dict = {}
     provider = _code_exchange_provider(transaction_of, "roles", [])
@@ -700,22 +709,25 @@ def test_a_login_through_the_app_sets_its_cookies_with_their_attributes(database
     get_settings.cache_clear()
     secure = {"secure"} if site_url.startswith("https") else set()
     try:
-        client = TestClient(site_app(), base_url=site_url, follow_redirects=False)
+        client = TestClient(site_app() if layers == "site" else api_app(), base_url=site_url, follow_redirects=False)
         login = client.get("/auth/login?return_to=/compare")
         assert login.status_code == 302
         authorize = {k: v[0] for k, v in parse_qs(urlsplit(login.headers["location"]).query).items()}
-        assert _cookie_attributes(login) == {sessions.BINDING_COOKIE: {"path=/", "httponly", "samesite=lax", *secure}}
+        day = f"max-age={24 * 3600}"
+        assert _cookie_attributes(login) == {
+            sessions.BINDING_COOKIE: {"path=/", "httponly", "samesite=lax", day, *secure}
+        }
         transaction_of["nonce"] = authorize["nonce"] if right_nonce else "the-nonce-of-another-login"
         callback = client.get(f"/auth/callback?state={authorize['state']}&code=code-1")
         assert callback.status_code == 200
         cookies = _cookie_attributes(callback)
         if not right_nonce:
-            assert set(cookies) == {sessions.ERROR_COOKIE}
+            assert cookies == {sessions.ERROR_COOKIE: {"path=/", "samesite=lax", "max-age=300", *secure}}
             assert sessions.live_session(client.cookies.get(sessions.SESSION_COOKIE)) is None
             return
         assert cookies == {
-            sessions.SESSION_COOKIE: {"path=/", "httponly", "samesite=lax", *secure},
-            sessions.MARKER_COOKIE: {"path=/", "samesite=lax", *secure},
+            sessions.SESSION_COOKIE: {"path=/", "httponly", "samesite=lax", day, *secure},
+            sessions.MARKER_COOKIE: {"path=/", "samesite=lax", day, *secure},
         }
         assert sessions.live_session(client.cookies.get(sessions.SESSION_COOKIE)) is not None
     finally:

@@ -24,12 +24,17 @@ SCRIPTS = {"analytics": "https://stats.example/a.js", "marketing": "https://tags
 
 
 def banner(
-    props: dict, cookie: str = "", calls: list | None = None, consent_jsx=ROOT / "assets" / "consent.jsx"
+    props: dict,
+    cookie: str = "",
+    calls: list | None = None,
+    consent_jsx=ROOT / "assets" / "consent.jsx",
+    protocol: str = "http:",
 ) -> dict:
-    """What the banner did with these props, this cookie and these `nereoConsent` calls."""
+    """What the banner did with these props, this cookie and these `nereoConsent` calls, on a
+    page served over `protocol`."""
     if not BUN.exists():
         pytest.fail(f"{BUN} is missing: `make install` installs bun")
-    scenario = {"props": props, "cookie": cookie, "calls": calls or []}
+    scenario = {"props": props, "cookie": cookie, "calls": calls or [], "protocol": protocol}
     done = subprocess.run(
         [str(BUN), str(ROOT / "tests" / "js" / "consent_store.mjs"), str(consent_jsx), json.dumps(scenario)],
         capture_output=True,
@@ -63,6 +68,7 @@ def test_nothing_loads_and_the_banner_asks_without_a_choice():
         "scripts": [],
         "has": {"analytics": False, "marketing": False},
         "cookie": None,
+        "set_cookie": None,
         "visible": True,
     }
 

@@ -112,8 +112,10 @@ def parse_mailboxes(text: str) -> list[Mailbox]:
 
 
 def _display_name(name: str) -> str:
-    if any(ord(c) < 32 or ord(c) == 127 for c in name):
-        raise HeaderRefused("a display name with a control character")
+    # Refused before it is encoded: a reader that decodes the encoded word would find the break
+    # (U+2028, U+2029, NEL: `str.splitlines` ends a line at each).
+    if any(ord(c) < 32 or ord(c) == 127 for c in name) or _BREAKS.search(name):
+        raise HeaderRefused("a display name with a control character or a line break")
     if _PLAIN_NAME.fullmatch(name):
         return name
     # RFC 2047 encoded words, base64 (no character of the name survives as header syntax), each

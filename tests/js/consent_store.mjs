@@ -3,7 +3,8 @@
 // recording the scripts the banner injects. Then calls window.nereoConsent as the scenario says.
 // argv: the path of consent.jsx, then the scenario (JSON): {props, cookie, calls: [[name, arg]]}.
 // Prints {scripts: [src injected, in order], has: {purpose: bool}, cookie: the last cookie written,
-//         visible: whether the banner asked}.
+//         set_cookie: the last cookie written with its attributes, visible: whether the banner asked}.
+// The scenario's `protocol` ("https:") is the page's; "http:" unless given.
 // Used by tests/test_consent_store.py and tests/test_recipes.py (a purpose added in a copy).
 import { plugin } from "bun";
 
@@ -35,11 +36,12 @@ const scenario = JSON.parse(process.argv[3]);
 const scripts = [];
 let cookie = scenario.cookie || "";
 let written = null;
+let setCookie = null;
 globalThis.window = globalThis;
-globalThis.location = { protocol: "http:" };
+globalThis.location = { protocol: scenario.protocol || "http:" };
 globalThis.document = {
   get cookie() { return cookie; },
-  set cookie(value) { written = value.split(";")[0]; cookie = written; },
+  set cookie(value) { setCookie = value; written = value.split(";")[0]; cookie = written; },
   createElement: () => ({}),
   getElementById: () => null,
   head: { appendChild: (script) => scripts.push(script.src) },
@@ -50,4 +52,4 @@ const consent = await import(process.argv[2]);
 consent.ConsentManager(scenario.props);
 for (const [name, arg] of scenario.calls || []) window.nereoConsent[name](arg);
 const has = Object.fromEntries(scenario.props.purposes.map((p) => [p.key, window.nereoConsent.has(p.key)]));
-console.log(JSON.stringify({ scripts, has, cookie: written, visible }));
+console.log(JSON.stringify({ scripts, has, cookie: written, set_cookie: setCookie, visible }));
