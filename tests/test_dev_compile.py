@@ -64,7 +64,10 @@ def test_a_fresh_clone_installs_the_locked_packages_of_every_page_in_its_first_i
     from reflex.app import App
     from reflex_base import constants
 
-    assert "get_config().frontend_packages" in inspect.getsource(App._get_frontend_packages)
+    source = inspect.getsource(App._get_frontend_packages)
+    assert "get_config().frontend_packages" in source
+    # Its advice to remove such a package, which the first compile keeps out of the terminal.
+    assert "React packages and their dependencies are inferred" in source
     assert constants.Bun.ROOT_LOCKFILE_DIR == "reflex.lock"
     locked = dev_compile.locked_packages()
     assert any(spec.startswith("recharts@") for spec in locked)  # the console's chart, not on the home page

@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import logging
 import os
 import sys
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -177,6 +178,12 @@ class GroupCompiler:
         return found
 
 
+def _not_the_inferred_package_advice(record: logging.LogRecord) -> bool:
+    """Reflex advises removing from `frontend_packages` a package the compiled pages import too:
+    the locked packages are added there on purpose (the pages not compiled yet import them)."""
+    return not str(record.msg).startswith("React packages and their dependencies are inferred")
+
+
 def locked_packages() -> list[str]:
     """The npm packages (`name@version`) the project's `reflex.lock/package.json` adds to
     Reflex's own: what a whole compile of every page installs."""
@@ -281,12 +288,15 @@ def full_compile(app: Any, only_routes: Collection[str] | None = None) -> frozen
         # install: installed later, each would make Vite optimise its dependencies again and
         # reload the open tab.
         config.frontend_packages = [*asked_packages, *locked_packages()]
+    reflex_app_log = logging.getLogger("reflex.app")
+    reflex_app_log.addFilter(_not_the_inferred_package_advice)
     try:
         compiler.compile_app(app, prerender_routes=False, use_rich=False)
     finally:
         config.plugins.remove(recorder)
         config.frontend_packages = asked_packages
         app._unevaluated_pages = every_page
+        reflex_app_log.removeFilter(_not_the_inferred_package_advice)
     build.set_env_json()
     return frozenset(app.app_wraps) | frozenset(recorder.wraps)
 
