@@ -415,8 +415,9 @@ def test_readiness_polled_through_the_proxy_never_takes_a_machine_out(workdir, p
     """Issue 39, finding 9: during a database outage an uptime poller's 503s from /api/v1/health
     counted as upstream failures (passed to the next machine, each counted against one): both
     machines were taken out and 576 lead POSTs got 502 "no live upstreams" for 11 s. Readiness
-    has a location of its own (`proxy_next_upstream off`): each poll asks one machine and gets its
-    answer, and the machines stay in for everything else."""
+    has a location of its own (`proxy_next_upstream error timeout`, not the 503): each poll asks one
+    machine and gets its answer, and the machines stay in for everything else. A machine that does
+    not answer at all is passed over: the poll gets the other's answer, not a 502 or a 504."""
     ensure_nginx()
     machines = [_Machine(), _Machine()]
     proxy = NginxProxy(workdir, proxy_build.build, proxy_build.maps, [m.address for m in machines])
@@ -431,6 +432,10 @@ def test_readiness_polled_through_the_proxy_never_takes_a_machine_out(workdir, p
             posted = [client.post(proxy.origin + API, json=lead_payload()).status_code for _ in range(6)]
         assert posted == [200] * 6
         assert all(machine.hits[API] for machine in machines)  # both machines still take requests
+        machines[0].stop()  # connections refused from now on
+        with _client() as client:
+            polls = [client.get(proxy.origin + "/api/v1/health").status_code for _ in range(4)]
+        assert polls == [503] * 4  # the other machine's own answer each time
     finally:
         proxy.stop()
         for machine in machines:
