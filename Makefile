@@ -174,8 +174,8 @@ ENGINE_EXCLUDED = tests/test_auth_dot.py tests/test_auth_djop.py
 # lane's 264 s, of which all but the print test then moved back to the first). `make dev` in a
 # copy (tests/test_dev_loop.py: a fresh clone's start, 20 s idle, edits) runs there too: it needs
 # no build of its own and no database beyond its copy's SQLite; and the login against
-# django-oidc-provider (on 2026-11-28 at load 9 the first pass took 1,587 s, the engines' 1,374 s
-# and then 130 s).
+# django-oidc-provider (.ci/run on 2026-11-28, nothing else running: 1,115 s in all, the first
+# pass 1,071 s, the engines' 897 s and then 135 s).
 ENGINE_TEST_PORT ?= 8865
 ENGINE_WEB := $(CURDIR)/.web-engines
 SECOND_LANE_TESTS = tests/test_print.py tests/test_dev_loop.py tests/test_auth_djop.py
