@@ -201,28 +201,22 @@ def watch_pool(engine: Any) -> None:
 
 # Every known label value starts at 0: rate() and the alerts see the first event, and the
 # dashboard shows a zero rather than no data.
-for _reason in LEAD_REFUSAL_REASONS:
-    LEADS_REFUSED.labels(reason=_reason)
-for _outcome in BOOKING_OUTCOMES:
-    BOOKINGS.labels(outcome=_outcome)
-for _outcome in SEND_OUTCOMES:
-    OUTBOX_SEND_ATTEMPTS.labels(outcome=_outcome)
-for _outcome in BEACON_OUTCOMES:
-    AUDIENCE_BEACONS.labels(outcome=_outcome)
-for _reason in VIEW_LOSS_REASONS:
-    AUDIENCE_VIEWS_LOST.labels(reason=_reason)
-for _limit in (*RATE_LIMITS.values(), "other"):
-    RATE_LIMIT_REFUSALS.labels(limit=_limit)
-for _outcome in LOGIN_OUTCOMES:
-    OIDC_LOGINS.labels(outcome=_outcome)
-for _outcome in REFRESH_OUTCOMES:
-    OIDC_REFRESHES.labels(outcome=_outcome)
-for _route in PROVIDER_ROUTES:
-    OIDC_PROVIDER_UNREACHABLE.labels(route=_route)
-for _limit in REPORT_LIMITS:
-    ERROR_REPORTS_SUPPRESSED.labels(limit=_limit)
-for _reason in MALFORMED_FRAME_REASONS:
-    WEBSOCKET_MALFORMED_FRAMES.labels(reason=_reason)
+_KNOWN_LABELS: list[tuple[Any, str, Iterable[str]]] = [
+    (LEADS_REFUSED, "reason", LEAD_REFUSAL_REASONS),
+    (BOOKINGS, "outcome", BOOKING_OUTCOMES),
+    (OUTBOX_SEND_ATTEMPTS, "outcome", SEND_OUTCOMES),
+    (AUDIENCE_BEACONS, "outcome", BEACON_OUTCOMES),
+    (AUDIENCE_VIEWS_LOST, "reason", VIEW_LOSS_REASONS),
+    (RATE_LIMIT_REFUSALS, "limit", (*RATE_LIMITS.values(), "other")),
+    (OIDC_LOGINS, "outcome", LOGIN_OUTCOMES),
+    (OIDC_REFRESHES, "outcome", REFRESH_OUTCOMES),
+    (OIDC_PROVIDER_UNREACHABLE, "route", PROVIDER_ROUTES),
+    (ERROR_REPORTS_SUPPRESSED, "limit", REPORT_LIMITS),
+    (WEBSOCKET_MALFORMED_FRAMES, "reason", MALFORMED_FRAME_REASONS),
+]
+for _metric, _label, _values in _KNOWN_LABELS:
+    for _value in _values:
+        _metric.labels(**{_label: _value})
 
 
 # ----------------------------------------------------------------------------- HTTP middleware
