@@ -32,8 +32,12 @@ $(UV):
 	$(TOOLS)/uv/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
 # Exactly the lock (runtime + the `local` stand-ins + `dev`); a release installs the runtime only.
+# --compile-bytecode, as a release's ./install: uv writes no .pyc by default, and where
+# PYTHONDONTWRITEBYTECODE is set (as on the machines this project is built on) no process writes
+# them, so every start compiled its packages' sources again: 4 of the 8 CPU seconds before make
+# dev's first page on a fresh clone, and a share of every test's subprocess (docs/performance.md).
 $(VENV)/.installed: pyproject.toml uv.lock .python-version $(UV)
-	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(UV) sync --frozen --all-groups --quiet
+	UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(UV) sync --frozen --all-groups --quiet --compile-bytecode
 	touch $@
 
 $(TOOLS)/node_modules/.bin/bun:

@@ -137,3 +137,61 @@ def test_a_compiled_group_says_what_only_a_whole_compile_would_give_it(app):
     assert not compiled.creates_state
     assert compiled.app_wraps  # the state provider and event loop every page asks for
     assert {path.name for path in compiled.files if "routes" in path.parts} == {"[a-propos]._index.jsx"}
+
+
+def test_a_fresh_clones_placeholders_are_the_files_its_first_compile_writes(app, tmp_path):
+    """On a fresh clone the dev server starts before the app is imported, on placeholders of
+    the root and of the first compile's routes: the same files, so that the compile changes
+    them without adding a route (React Router takes in a new route file only a moment after it
+    appears, and a request meanwhile fails). The home page's files are what the dev server
+    transforms as it starts."""
+    from reflex_base import constants
+
+    from marketing_site.devloop import worker
+
+    first_routes = worker._routes_of_groups(worker.FIRST_GROUPS)
+    definitions = [d for group in worker.FIRST_GROUPS for d in page_table.group_definitions(group)]
+    assert sorted(first_routes) == sorted(d.route for d in definitions)
+    dev_compile.commit_pages(app, definitions)
+    files = dev_compile.GroupCompiler(app).compile(first_routes).files
+    web = dev_compile.web_dir()
+    written = {path.relative_to(web).as_posix() for path in files if "routes" in path.parts}
+    placeholders = {Path(_page_path(route)).relative_to(web).as_posix() for route in first_routes}
+    assert written == placeholders
+    assert dev_compile.root_route_file() == "app/" + constants.PageNames.APP_ROOT
+    warm = dev_compile.warmup_files([path for _, path in routes.HOME.paths()])
+    home_files = {p for p in written if p.startswith("app/routes/") and "404" not in p and "$" not in p}
+    assert set(warm["ssrFiles"]) == {dev_compile.root_route_file(), *home_files}
+    assert "app/entry.client.js" in warm["clientFiles"]
+
+
+def _page_path(route: str) -> str:
+    from reflex.compiler.utils import get_page_path
+    from reflex_base.utils.format import format_route
+
+    return get_page_path(format_route(route))
+
+
+def test_a_fresh_clones_vite_config_is_the_one_its_compile_writes(app):
+    """Written before the first compile, it must be what the compile writes, or the dev server
+    restarts when the compile rewrites it: Reflex's, changed by every plugin's modify task."""
+    from reflex.compiler import compiler
+    from reflex.utils import frontend_skeleton
+    from reflex_base.config import get_config
+
+    config = get_config()
+    tasks = []
+    radix, _ = compiler._resolve_radix_themes_plugin(app, config.plugins)
+    for plugin in config.plugins:
+        plugin.pre_compile(
+            add_save_task=lambda *args, **kwargs: None,
+            add_modify_task=lambda *args: tasks.append(args),
+            radix_themes_plugin=radix,
+            unevaluated_pages=[],
+        )
+    expected = frontend_skeleton._compile_vite_config(config)
+    for path, modify in tasks:
+        if path == "vite.config.js":
+            expected = modify(expected)
+    assert dev_compile.compiled_vite_config() == expected
+    assert "siteFrontend(" in expected

@@ -110,13 +110,20 @@ def staleness(manifest: Manifest | None, *, reflex: str, origin: str, groups: li
     for module, paths in manifest.import_reads.items():
         if any(file_hash(Path(path)) != digest for path, digest in paths.items()):
             changed.add(module)
+    if not changed:  # a maintainer's every morning: no module to parse
+        return Staleness(groups=frozenset(_groups_whose_reads_changed(manifest)))
     graph = depmap.ImportGraph()
     frame = graph.frame_reach()
     for name in sorted(changed):
         if not depmap.is_view(name) or name in frame:
             return Staleness(whole=f"{name} changed")
     stale = {group for group in groups if graph.group_modules(group) & changed}
-    for group, recorded in manifest.groups.items():
-        if any(file_hash(Path(path)) != digest for path, digest in recorded["reads"].items()):
-            stale.add(group)
-    return Staleness(groups=frozenset(stale))
+    return Staleness(groups=frozenset(stale | _groups_whose_reads_changed(manifest)))
+
+
+def _groups_whose_reads_changed(manifest: Manifest) -> set[str]:
+    return {
+        group
+        for group, recorded in manifest.groups.items()
+        if any(file_hash(Path(path)) != digest for path, digest in recorded["reads"].items())
+    }

@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from marketing_site import routes
 from marketing_site.devloop import watched
 from marketing_site.devloop.watched import Kind
 
@@ -45,6 +46,9 @@ DEFAULT_BACKEND_PORT = 8000
 # Seconds after the dev server answers before the backend and the worker's import start anyway
 # (when no tab opened a page by then).
 FIRST_PAGE_GRACE = 15
+# How long a fresh clone's dev server may take to render the home page once it is compiled,
+# before the requests it holds go through anyway.
+HOME_PROBE_SECONDS = 30
 COLOURS = {"error": "\033[31m", "warning": "\033[33m", "ok": "\033[32m", "info": "\033[2m"}
 
 
@@ -95,7 +99,6 @@ def choose_ports(environ: dict[str, str]) -> tuple[int, int]:
 
 def backend_paths() -> list[str]:
     """What the dev server proxies to the backend: the site's routes and Reflex's endpoints."""
-    from marketing_site import routes
     from marketing_site.reflex_internals import dev_compile
 
     return [*routes.BACKEND_PREFIXES, *dev_compile.backend_endpoints()]
@@ -117,6 +120,9 @@ class Supervisor:
         self.status: dict[str, str] = {"level": "ok", "text": ""}
         self.last_warnings: list[str] = []
         self.announced = False
+        self.vite_answers = False
+        self.pages_ready = True  # False until a fresh clone's first pages are compiled
+        self.holding = False  # the dev server holds requests until it is told the pages are ready
         self._after_refusal = False
         self.frontend_up = threading.Event()
         self.released = False
@@ -196,14 +202,21 @@ class Supervisor:
                 return
             self.events.put(("worker", message))
 
-    def start_vite(self) -> None:
+    def start_vite(self, hold: bool = False) -> None:
+        """The dev server; with `hold`, it keeps requests waiting until `/__site_dev/ready`."""
         if self.vite is not None:
             return
         from marketing_site.devloop.worker import quiet_reflex_routine
         from marketing_site.reflex_internals import dev_compile
 
         quiet_reflex_routine()
-        command, env, cwd = dev_compile.frontend_command(self.frontend_port)
+        # The home page is the address the loop gives to open: its modules are ready first.
+        command, env, cwd = dev_compile.frontend_command(
+            self.frontend_port, warm_routes=[path for _, path in routes.HOME.paths()]
+        )
+        self.pages_ready = self.pages_ready and not hold
+        self.holding = hold
+        env["SITE_DEV_HOLD"] = "1" if hold else "0"
         self.vite = subprocess.Popen(
             command,
             cwd=cwd,
@@ -369,12 +382,41 @@ class Supervisor:
                 self.worker.join(timeout=5)
                 if self.worker.exitcode not in (0, None):
                     self.worker_failed = True
-        elif event == "frontend-up" and not self.announced:
-            self.announced = True
-            self.frontend_up.set()
-            say(f"make dev: open {self.origin}/ (ready in {time.monotonic() - self.started:.1f} s)", "ok")
+        elif event == "frontend-up":
+            self.vite_answers = True
+            self.release_held_requests()
+            self.announce()
         elif event == "release":
             self.release()
+
+    def announce(self) -> None:
+        """The address to open, once the dev server answers with pages to show."""
+        if self.announced or not (self.vite_answers and self.pages_ready):
+            return
+        self.announced = True
+        self.frontend_up.set()
+        say(f"make dev: open {self.origin}/ (ready in {time.monotonic() - self.started:.1f} s)", "ok")
+
+    def release_held_requests(self) -> None:
+        """Tell a holding dev server that the pages are ready, once it answers and renders the
+        home page (in the background: a probe until then)."""
+        if self.holding and self.pages_ready and self.vite_answers:
+            self.holding = False
+            threading.Thread(target=self._release_when_home_renders, daemon=True).start()
+
+    def _release_when_home_renders(self) -> None:
+        import urllib.request
+
+        deadline = time.monotonic() + HOME_PROBE_SECONDS
+        probe = urllib.request.Request(f"http://127.0.0.1:{self.frontend_port}/", headers={"X-Site-Dev-Probe": "1"})
+        while not self.stop.is_set() and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(probe, timeout=HOME_PROBE_SECONDS) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:  # a 500 while React Router takes in the new route files
+                time.sleep(0.1)
+        self.post("/ready", {})
 
     def on_changes(self, changes: list[tuple[Kind, Path]]) -> None:
         kinds = {kind for kind, _ in changes}
@@ -412,7 +454,11 @@ class Supervisor:
     def on_worker(self, message: dict) -> None:
         kind = message["type"]
         if kind == "web-ready":
-            self.start_vite()
+            self.start_vite(hold=message.get("hold", False))
+        elif kind == "pages-ready":
+            self.pages_ready = True
+            self.release_held_requests()
+            self.announce()
         elif kind == "state":
             self.on_state(message)
         elif kind == "compiled":
@@ -420,6 +466,9 @@ class Supervisor:
         elif kind == "compiled-rest":
             say(f"{message['groups']} pages up to date ({message['seconds']:.2f} s)", "info")  # routes
         elif kind == "mistake":
+            if message.get("fatal"):  # no page comes: a tab waiting for one gets an answer
+                self.pages_ready = True
+                self.release_held_requests()
             self.show({"level": "error", "text": message["mistake"]["text"]})
             if os.environ.get("TRACEBACK") and message.get("traceback"):
                 say(message["traceback"], "info")
@@ -465,9 +514,10 @@ class Supervisor:
         self.status = status
         self.post("/status", status)
 
-    def post(self, path: str, body: dict) -> None:
+    def post(self, path: str, body: dict) -> bool:
+        """A message to the dev server's side of the loop (dev_plugin.js); whether it arrived."""
         if self.vite is None:
-            return
+            return False
         import urllib.request
 
         request = urllib.request.Request(
@@ -476,8 +526,11 @@ class Supervisor:
             headers={"content-type": "application/json"},
             method="POST",
         )
-        with contextlib.suppress(OSError):
+        try:
             urllib.request.urlopen(request, timeout=2).close()
+        except OSError:
+            return False
+        return True
 
     def backend_answers(self) -> bool:
         import urllib.request
@@ -505,6 +558,11 @@ class Supervisor:
 
     def shutdown(self) -> None:
         self.stop.set()
+        # First: in sessions of their own, they outlive the loop if it is killed while it waits
+        # for the others below (seen: providers left running after a test stopped the loop).
+        for service in self.dev_services:
+            with contextlib.suppress(Exception):
+                service.stop() if hasattr(service, "stop") else service.terminate()
         if self.worker is not None and self.worker.is_alive():
             with contextlib.suppress(OSError):
                 self.connection.send({"type": "stop"})
@@ -523,9 +581,6 @@ class Supervisor:
             self.worker.join(timeout=5)
             if self.worker.is_alive():
                 self.worker.kill()
-        for service in self.dev_services:
-            with contextlib.suppress(Exception):
-                service.stop() if hasattr(service, "stop") else service.terminate()
 
 
 FORWARDED = (Kind.CONTENT, Kind.PYTHON, Kind.ASSET, Kind.STYLE)

@@ -29,6 +29,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from marketing_site import routes
 from marketing_site.devloop import depmap, manifest, mistakes
 from marketing_site.devloop.watched import Kind
 
@@ -36,6 +37,8 @@ REPOSITORY = depmap.REPOSITORY
 # While a page that failed waits, it is compiled again after this many seconds of nothing else.
 RETRY_SECONDS = 2.0
 RETRY_LONGEST_SECONDS = 60.0
+# A fresh clone's first compile: the pages a maintainer opens first (the rest follow).
+FIRST_GROUPS = (routes.HOME.key, routes.NOT_FOUND_KEY)
 
 
 @dataclasses.dataclass
@@ -62,7 +65,8 @@ class Worker:
         self.origin = origin
         self.app: Any = None
         self.compiler: Any = None
-        self.graph = depmap.ImportGraph()
+        # Read at the first change (parsing every module is off the first page's way).
+        self.graph = depmap.ImportGraph(modules={})
         self.records: dict[str, GroupRecord] = {}
         self.manifest: manifest.Manifest | None = None
         self.pending_modules: set[str] = set()
@@ -99,7 +103,6 @@ class Worker:
         """Compile what changed while the loop was stopped. The app is imported at once when
         the pages on disk cannot be served as they are; otherwise once the supervisor says the
         first page is out (`go`), so that the dev server has the processor first."""
-        from marketing_site import routes
         from marketing_site.content import sources
         from marketing_site.reflex_internals import dev_compile
 
@@ -122,6 +125,15 @@ class Worker:
         early: list[dict] = []
         if ready and not stale.whole:
             early = self._wait_for_go()
+        if not ready:
+            # A fresh clone: the dev server starts while the app is imported (on the other
+            # processor), holding its requests until the first pages are compiled.
+            try:
+                dev_compile.prepare_fresh_web_dir(_routes_of_groups(FIRST_GROUPS))
+            except BaseException as error:  # noqa: BLE001 - reported, then the supervisor waits for a fix
+                self.send("mistake", mistake=mistakes.describe(error, "preparing the web directory").as_dict())
+                raise SystemExit(3) from None
+            self.send("web-ready", hold=True)
         started = time.monotonic()
         sources.track_import_reads()
         try:
@@ -133,11 +145,11 @@ class Worker:
         self.compiler = dev_compile.GroupCompiler(self.app)
         self.send("state", state="imported", seconds=round(time.monotonic() - started, 2))
         if not ready:
-            # A fresh clone: the frame and the first pages, then the dev server; the rest after.
-            dev_compile.initialize_web_dir()
-            self.full_compile(stale.whole, only=[routes.HOME.key, routes.NOT_FOUND_KEY])
-            self.send("web-ready")
-            early = self._wait_for_go()  # the dev server's start and the first page go first
+            # A fresh clone: the frame and the first pages, which the dev server waits for; the
+            # rest after the first page.
+            self.full_compile(stale.whole, only=list(FIRST_GROUPS))
+            self.send("pages-ready")
+            early = self._wait_for_go()  # the first page goes first
             self.compile_groups(set(self._groups()) - set(self.records), reason="the other pages of a fresh clone")
         elif stale.whole:
             self.full_compile(stale.whole)
@@ -509,6 +521,19 @@ def _files_by_route(routes: list[str], files: dict) -> dict[str, set[Path]]:
     if len(routes) == 1:
         return {routes[0]: set(files)}
     return {route: set(files) for route in routes}  # several at once: each is said to own them all
+
+
+def _routes_of_groups(groups: Iterable[str]) -> list[str]:
+    """The routes of page groups, from the route table (without importing the pages)."""
+    from marketing_site.reflex_internals import exact_paths
+
+    found = []
+    for group in groups:
+        if group == routes.NOT_FOUND_KEY:
+            found += [exact_paths.not_found_route(lang) for lang in routes.LANGUAGES]
+        else:
+            found += [path for page in routes.PAGES if page.key == group for _, path in page.paths()]
+    return found
 
 
 def _route_of(path: str) -> str:

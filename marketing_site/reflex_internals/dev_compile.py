@@ -85,6 +85,58 @@ def initialize_web_dir() -> None:
     prerequisites.initialize_frontend_dependencies()
 
 
+ROUTE_PLACEHOLDER = (
+    "// Replaced by the first compile (make dev).\nexport default function Placeholder() {\n  return null;\n}\n"
+)
+
+
+def prepare_fresh_web_dir(first_routes: Iterable[str]) -> None:
+    """A fresh clone's web directory, ready for the dev server to start before the app is
+    imported (`make dev` on a fresh clone):
+
+    - the skeleton, and every npm package the pages need (Reflex's own and those `reflex.lock`
+      names, in one install: a package installed later would make Vite optimise its
+      dependencies again and reload the open tab);
+    - the vite.config.js a compile writes (written later, it would restart the dev server);
+    - a placeholder for the root and for each route the first compile writes: the React Router
+      plugin reads the route files when it starts, and takes in a new one only a moment after
+      it appears (a request meanwhile fails), while a changed one is simply served anew.
+    """
+    from reflex.compiler.utils import get_page_path
+    from reflex.utils import js_runtimes
+    from reflex_base.config import get_config
+    from reflex_base.utils.format import format_route
+
+    initialize_web_dir()
+    config = get_config()
+    js_runtimes.install_frontend_packages({*config.frontend_packages, *locked_packages()}, config)
+    (web_dir() / "vite.config.js").write_text(compiled_vite_config(), encoding="utf-8")
+    placeholders = [web_dir() / root_route_file(), *(Path(get_page_path(format_route(r))) for r in first_routes)]
+    for route_file in placeholders:
+        if not route_file.exists():
+            route_file.parent.mkdir(parents=True, exist_ok=True)
+            route_file.write_text(ROUTE_PLACEHOLDER, encoding="utf-8")
+
+
+def root_route_file() -> str:
+    """The root route module, relative to the web directory (the React Router plugin reads it
+    when the dev server starts)."""
+    from reflex_base import constants
+
+    return f"{constants.Dirs.PAGES}/{constants.PageNames.APP_ROOT}"
+
+
+def compiled_vite_config() -> str:
+    """The vite.config.js a compile writes (`compiler.compile_app`: Reflex's, then the site's
+    plugin's change, `SiteFrontendPlugin.pre_compile`)."""
+    from reflex.utils import frontend_skeleton
+    from reflex_base.config import get_config
+
+    from marketing_site.reflex_internals import frontend_build
+
+    return frontend_build.add_site_plugin(frontend_skeleton._compile_vite_config(get_config()))
+
+
 def set_dev_mode() -> None:
     """Compile as `reflex run` does in development (no production-only steps)."""
     from reflex_base import constants
@@ -310,16 +362,33 @@ def reload_module(module: ModuleType) -> ModuleType:
     return importlib.reload(module)
 
 
-def frontend_command(port: int) -> tuple[list[str], dict[str, str], Path]:
+def frontend_command(port: int, warm_routes: Iterable[str] = ()) -> tuple[list[str], dict[str, str], Path]:
     """How `reflex run` starts the Vite development server: the command, its environment, its
-    directory."""
+    directory; the files of `warm_routes` transformed as it starts (`SITE_DEV_WARMUP`, read by
+    `frontend/dev_plugin.js`)."""
     from reflex.utils import exec as reflex_exec
     from reflex.utils import js_runtimes
 
     executor = [str(part) for part in js_runtimes.get_js_package_executor(raise_on_none=True)[0]]
     env = reflex_exec._with_development_condition(reflex_exec.frontend_env(os.environ))
     env["PORT"] = str(port)
+    env["SITE_DEV_WARMUP"] = json.dumps(warmup_files(warm_routes))
     return [*executor, "run", "dev"], env, web_dir()
+
+
+def warmup_files(routes: Iterable[str]) -> dict[str, list[str]]:
+    """What the dev server transforms as it starts, before a tab asks (Vite's `server.warmup`):
+    the client's entry, the root and the route modules of `routes`, for the browser and for the
+    server's render of the page shell and of its critical CSS. A page's modules are otherwise
+    transformed as the browser discovers them, import after import, and twice (the server's
+    render first, then the browser's); the imports of these files are transformed with them."""
+    from reflex.compiler.utils import get_page_path
+    from reflex_base import constants
+    from reflex_base.utils.format import format_route
+
+    pages = [Path(get_page_path(format_route(route))).relative_to(web_dir()).as_posix() for route in routes]
+    root = root_route_file()
+    return {"clientFiles": [f"{constants.Dirs.PAGES}/entry.client.js", root, *pages], "ssrFiles": [root, *pages]}
 
 
 def backend_endpoints() -> list[str]:

@@ -8,7 +8,11 @@
 //   open tab by dev_client.js; a tab that connects later gets the last one.
 // - /__site_dev/pages (GET): the paths open in a tab, which the loop compiles first.
 // - /__site_dev/reload (POST): the open tabs load again (an image or a linked file changed).
-import { readFileSync } from "node:fs";
+// - /__site_dev/ready (POST): on a fresh clone the loop starts the dev server while it imports
+//   the app (SITE_DEV_HOLD=1); requests wait until the first pages are compiled and the home
+//   page renders (the loop's probe, `X-Site-Dev-Probe`, passes; React Router takes in the new
+//   route files a moment after they are written), so a tab opened early gets the home page.
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const CLIENT_ID = "virtual:site-dev-client";
@@ -32,6 +36,9 @@ export default function siteDevLoop(environment = process.env) {
   if (!backend) return [];
   const prefixes = JSON.parse(environment.SITE_DEV_BACKEND_PATHS || "[]");
   let status = { level: "ok", text: "" };
+  // Ready when not held, or when the loop's manifest is there (a dev server that restarted).
+  let ready = environment.SITE_DEV_HOLD !== "1" || existsSync(`${process.cwd()}/.devloop.json`);
+  const held = [];
   const openPages = new Map(); // HMR client -> decoded path
 
   return [
@@ -39,11 +46,20 @@ export default function siteDevLoop(environment = process.env) {
       name: "marketing-site-dev-loop",
       apply: "serve",
       config() {
-        if (!prefixes.length) return {};
-        const pattern = "^(" + prefixes.map(escapeRegExp).join("|") + ")";
-        return { server: { proxy: { [pattern]: { target: backend, ws: true, changeOrigin: false } } } };
+        // The home page's modules, transformed as the server starts (dev_compile.warmup_files).
+        const server = { warmup: JSON.parse(environment.SITE_DEV_WARMUP || "{}") };
+        if (prefixes.length) {
+          const pattern = "^(" + prefixes.map(escapeRegExp).join("|") + ")";
+          server.proxy = { [pattern]: { target: backend, ws: true, changeOrigin: false } };
+        }
+        return { server };
       },
       configureServer(server) {
+        server.middlewares.use((req, res, next) => {
+          const probe = req.headers["x-site-dev-probe"] && LOOPBACK.has(req.socket.remoteAddress);
+          if (ready || probe || req.url.startsWith("/__site_dev/")) next();
+          else held.push(next);
+        });
         server.middlewares.use("/__site_dev", async (req, res) => {
           if (!LOOPBACK.has(req.socket.remoteAddress)) {
             res.statusCode = 403;
@@ -53,6 +69,10 @@ export default function siteDevLoop(environment = process.env) {
           if (req.method === "POST" && req.url === "/status") {
             status = JSON.parse(await readBody(req));
             server.ws.send("site-dev:status", status);
+            res.end("{}");
+          } else if (req.method === "POST" && req.url === "/ready") {
+            ready = true;
+            for (const release of held.splice(0)) release();
             res.end("{}");
           } else if (req.method === "POST" && req.url === "/reload") {
             server.ws.send({ type: "full-reload", path: "*" });
