@@ -67,7 +67,6 @@ class Worker:
         self.manifest: manifest.Manifest | None = None
         self.pending_modules: set[str] = set()
         self.failing = False  # the last outcome was a mistake (the next success says "fixed")
-        self.failing_now = False  # a mistake in this pass: stop it, keep the queue
         self.open_paths: list[str] = []
         # (group, route) to compile; route None: every route of a group not compiled yet.
         self.queue: set[tuple[str, str | None]] = set()
@@ -138,7 +137,9 @@ class Worker:
             self.full_compile(stale.whole, only=[routes.HOME.key, routes.NOT_FOUND_KEY])
             self.send("web-ready")
             early = self._wait_for_go()  # the dev server's start and the first page go first
-            self.compile_groups(set(self._groups()) - set(self.records), reason="the other pages of a fresh clone")
+            # The first pages failed: the fix's save compiles every page, and the frame (no wrapper is known yet).
+            if not self.failing:
+                self.compile_groups(set(self._groups()) - set(self.records), reason="the other pages of a fresh clone")
         elif stale.whole:
             self.full_compile(stale.whole)
         elif stale.groups:
@@ -301,8 +302,7 @@ class Worker:
         """Compile the queued groups, open pages first, taking in what is saved meanwhile."""
         from marketing_site.reflex_internals import dev_compile
 
-        if self.failing_now:  # a module did not run: nothing is compiled until it is fixed
-            self.failing_now = False
+        if self.pending_modules:  # a module did not run: nothing is compiled until it is fixed
             self.started = None
             return
         known_groups = set(self._groups())
@@ -331,6 +331,7 @@ class Worker:
                 self.report(error, f"compiling {route or 'the page ' + repr(group)}")
                 failed.add(item)
                 continue
+            failed.discard(item)  # its fix was saved during this pass and taken in
             if needs_whole := self._needs_whole(compiled):
                 self.queue.clear()
                 self.whole_after = needs_whole
@@ -351,13 +352,14 @@ class Worker:
                     timings={name: round(value, 3) for name, value in timings.items()},
                 )
                 self.started = None
-            self.queue_changes(self._changes_waiting())  # saved again meanwhile: in the same pass
-            if self.failing_now:
+            # Saved meanwhile: in the same pass, a page that failed earlier in it included (its
+            # fix may be among the saves). Only a module that did not run stops the pass.
+            self.queue_changes(self._changes_waiting())
+            if self.pending_modules:
                 break
         if compiled_routes > 1 and not self.queue:
             self.send("compiled-rest", groups=compiled_routes, seconds=round(time.monotonic() - pass_started, 3))
         self.queue |= failed
-        self.failing_now = False
         self.started = None
         if failed:
             return
@@ -442,7 +444,7 @@ class Worker:
     # -- outcome --------------------------------------------------------------------------
 
     def report(self, error: BaseException, doing: str) -> None:
-        self.failing = self.failing_now = True
+        self.failing = True
         mistake = mistakes.describe(error, doing)
         said = json.dumps(mistake.as_dict(), sort_keys=True, default=str)
         if self.retrying and said == self.last_mistake:
