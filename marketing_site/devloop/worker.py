@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import logging
 import sys
 import time
@@ -33,9 +32,6 @@ from marketing_site.devloop import depmap, manifest, mistakes
 from marketing_site.devloop.watched import Kind
 
 REPOSITORY = depmap.REPOSITORY
-# While a page that failed waits, it is compiled again after this many seconds of nothing else.
-RETRY_SECONDS = 2.0
-RETRY_LONGEST_SECONDS = 60.0
 
 
 @dataclasses.dataclass
@@ -74,9 +70,6 @@ class Worker:
         self.reason = ""
         self.started: float | None = None
         self.known_wraps: set[tuple[int, str]] = set()  # the app wrappers the frame on disk has
-        self.last_mistake = ""  # the mistake last said (a retry that meets it again says nothing)
-        self.retrying = False
-        self.retry_wait = RETRY_SECONDS
 
     # -- messages -------------------------------------------------------------------------
 
@@ -166,34 +159,11 @@ class Worker:
     def run(self) -> None:
         self.start()
         while True:
-            # A module that did not run waits for its next save (its old version would compile).
-            retry = self.queue and self.failing and not self.pending_modules
-            if retry and not self.connection.poll(self.retry_wait):
-                self.retry_failed()
-                # A mistake left alone costs less and less.
-                self.retry_wait = min(self.retry_wait * 2, RETRY_LONGEST_SECONDS)
-                continue
-            self.retry_wait = RETRY_SECONDS
             message = self.connection.recv()
             if message.get("type") == "stop":
                 return
             self.queue_changes([message, *self._changes_waiting()])
             self.compile_queue()
-
-    def retry_failed(self) -> None:
-        """The pages that failed, compiled again while nothing else arrives: their fix may have
-        been saved without reaching the loop as a change (seen once in several runs of the
-        loop's browser test: the fixed page never came). The same mistake again is not said
-        again."""
-        from marketing_site.content import sources
-
-        sources.clear_caches()  # whatever the missed save changed is read again
-        self.retrying = True
-        self.reason = "tried again after a mistake"
-        try:
-            self.compile_queue()
-        finally:
-            self.retrying = False
 
     def queue_changes(self, batch: list[dict]) -> None:
         """Run the changed view modules again, and queue the groups the changes feed."""
@@ -446,16 +416,11 @@ class Worker:
     def report(self, error: BaseException, doing: str) -> None:
         self.failing = True
         mistake = mistakes.describe(error, doing)
-        said = json.dumps(mistake.as_dict(), sort_keys=True, default=str)
-        if self.retrying and said == self.last_mistake:
-            return
-        self.last_mistake = said
         self.send("mistake", mistake=mistake.as_dict(), traceback=mistake.details)
 
     def _recovered(self, warnings: list[str]) -> None:
         if self.failing:
             self.failing = False
-            self.last_mistake = ""
             self.send("ok")
         if warnings:
             self.send("warnings", items=list(dict.fromkeys(warnings)))
