@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import logging
 import sys
 import time
@@ -34,9 +33,6 @@ from marketing_site.devloop import depmap, manifest, mistakes
 from marketing_site.devloop.watched import Kind
 
 REPOSITORY = depmap.REPOSITORY
-# While a page that failed waits, it is compiled again after this many seconds of nothing else.
-RETRY_SECONDS = 2.0
-RETRY_LONGEST_SECONDS = 60.0
 # A fresh clone's first compile: the pages a maintainer opens first (the rest follow).
 FIRST_GROUPS = (routes.HOME.key, routes.NOT_FOUND_KEY)
 
@@ -71,7 +67,6 @@ class Worker:
         self.manifest: manifest.Manifest | None = None
         self.pending_modules: set[str] = set()
         self.failing = False  # the last outcome was a mistake (the next success says "fixed")
-        self.failing_now = False  # a mistake in this pass: stop it, keep the queue
         self.open_paths: list[str] = []
         # (group, route) to compile; route None: every route of a group not compiled yet.
         self.queue: set[tuple[str, str | None]] = set()
@@ -79,9 +74,6 @@ class Worker:
         self.reason = ""
         self.started: float | None = None
         self.known_wraps: set[tuple[int, str]] = set()  # the app wrappers the frame on disk has
-        self.last_mistake = ""  # the mistake last said (a retry that meets it again says nothing)
-        self.retrying = False
-        self.retry_wait = RETRY_SECONDS
 
     # -- messages -------------------------------------------------------------------------
 
@@ -150,7 +142,9 @@ class Worker:
             self.full_compile(stale.whole, only=list(FIRST_GROUPS))
             self.send("pages-ready")
             early = self._wait_for_go()  # the first page goes first
-            self.compile_groups(set(self._groups()) - set(self.records), reason="the other pages of a fresh clone")
+            # The first pages failed: the fix's save compiles every page, and the frame (no wrapper is known yet).
+            if not self.failing:
+                self.compile_groups(set(self._groups()) - set(self.records), reason="the other pages of a fresh clone")
         elif stale.whole:
             self.full_compile(stale.whole)
         elif stale.groups:
@@ -177,34 +171,11 @@ class Worker:
     def run(self) -> None:
         self.start()
         while True:
-            # A module that did not run waits for its next save (its old version would compile).
-            retry = self.queue and self.failing and not self.pending_modules
-            if retry and not self.connection.poll(self.retry_wait):
-                self.retry_failed()
-                # A mistake left alone costs less and less.
-                self.retry_wait = min(self.retry_wait * 2, RETRY_LONGEST_SECONDS)
-                continue
-            self.retry_wait = RETRY_SECONDS
             message = self.connection.recv()
             if message.get("type") == "stop":
                 return
             self.queue_changes([message, *self._changes_waiting()])
             self.compile_queue()
-
-    def retry_failed(self) -> None:
-        """The pages that failed, compiled again while nothing else arrives: their fix may have
-        been saved without reaching the loop as a change (seen once in several runs of the
-        loop's browser test: the fixed page never came). The same mistake again is not said
-        again."""
-        from marketing_site.content import sources
-
-        sources.clear_caches()  # whatever the missed save changed is read again
-        self.retrying = True
-        self.reason = "tried again after a mistake"
-        try:
-            self.compile_queue()
-        finally:
-            self.retrying = False
 
     def queue_changes(self, batch: list[dict]) -> None:
         """Run the changed view modules again, and queue the groups the changes feed."""
@@ -313,8 +284,7 @@ class Worker:
         """Compile the queued groups, open pages first, taking in what is saved meanwhile."""
         from marketing_site.reflex_internals import dev_compile
 
-        if self.failing_now:  # a module did not run: nothing is compiled until it is fixed
-            self.failing_now = False
+        if self.pending_modules:  # a module did not run: nothing is compiled until it is fixed
             self.started = None
             return
         known_groups = set(self._groups())
@@ -343,6 +313,7 @@ class Worker:
                 self.report(error, f"compiling {route or 'the page ' + repr(group)}")
                 failed.add(item)
                 continue
+            failed.discard(item)  # its fix was saved during this pass and taken in
             if needs_whole := self._needs_whole(compiled):
                 self.queue.clear()
                 self.whole_after = needs_whole
@@ -363,13 +334,14 @@ class Worker:
                     timings={name: round(value, 3) for name, value in timings.items()},
                 )
                 self.started = None
-            self.queue_changes(self._changes_waiting())  # saved again meanwhile: in the same pass
-            if self.failing_now:
+            # Saved meanwhile: in the same pass, a page that failed earlier in it included (its
+            # fix may be among the saves). Only a module that did not run stops the pass.
+            self.queue_changes(self._changes_waiting())
+            if self.pending_modules:
                 break
         if compiled_routes > 1 and not self.queue:
             self.send("compiled-rest", groups=compiled_routes, seconds=round(time.monotonic() - pass_started, 3))
         self.queue |= failed
-        self.failing_now = False
         self.started = None
         if failed:
             return
@@ -454,18 +426,13 @@ class Worker:
     # -- outcome --------------------------------------------------------------------------
 
     def report(self, error: BaseException, doing: str) -> None:
-        self.failing = self.failing_now = True
+        self.failing = True
         mistake = mistakes.describe(error, doing)
-        said = json.dumps(mistake.as_dict(), sort_keys=True, default=str)
-        if self.retrying and said == self.last_mistake:
-            return
-        self.last_mistake = said
         self.send("mistake", mistake=mistake.as_dict(), traceback=mistake.details)
 
     def _recovered(self, warnings: list[str]) -> None:
         if self.failing:
             self.failing = False
-            self.last_mistake = ""
             self.send("ok")
         if warnings:
             self.send("warnings", items=list(dict.fromkeys(warnings)))
