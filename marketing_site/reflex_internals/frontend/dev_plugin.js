@@ -39,6 +39,8 @@ export default function siteDevLoop(environment = process.env) {
   // Ready when not held, or when the loop's manifest is there (a dev server that restarted).
   let ready = environment.SITE_DEV_HOLD !== "1" || existsSync(`${process.cwd()}/.devloop.json`);
   const held = [];
+  const warmup = JSON.parse(environment.SITE_DEV_WARMUP || "{}");
+  let warmedAgain = false;
   const openPages = new Map(); // HMR client -> decoded path
 
   return [
@@ -47,7 +49,7 @@ export default function siteDevLoop(environment = process.env) {
       apply: "serve",
       config() {
         // The home page's modules, transformed as the server starts (dev_compile.warmup_files).
-        const server = { warmup: JSON.parse(environment.SITE_DEV_WARMUP || "{}") };
+        const server = { warmup };
         if (prefixes.length) {
           const pattern = "^(" + prefixes.map(escapeRegExp).join("|") + ")";
           server.proxy = { [pattern]: { target: backend, ws: true, changeOrigin: false } };
@@ -57,6 +59,14 @@ export default function siteDevLoop(environment = process.env) {
       configureServer(server) {
         server.middlewares.use((req, res, next) => {
           const probe = req.headers["x-site-dev-probe"] && LOOPBACK.has(req.socket.remoteAddress);
+          if (probe && !warmedAgain) {
+            // The first compile has replaced the placeholders warmed at the start: the home
+            // page's real modules, transformed while the held tab waits.
+            warmedAgain = true;
+            for (const [files, name] of [[warmup.clientFiles, "client"], [warmup.ssrFiles, "ssr"]]) {
+              for (const file of files || []) server.environments[name].warmupRequest(`/${file}`);
+            }
+          }
           if (ready || probe || req.url.startsWith("/__site_dev/")) next();
           else held.push(next);
         });
