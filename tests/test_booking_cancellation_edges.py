@@ -156,15 +156,15 @@ def test_an_erasure_at_the_second_a_demo_ends_sends_no_notice_and_before_it_name
     row = _book(scheduler)
     end = scheduler._as_utc(row.ends_at)
     lead_ids = select(Lead.id).where(Lead.id == row.lead_id)
+    notices = select(OutboxMessage).where(OutboxMessage.lead_id.is_(None))
     with new_session() as session, session.begin():
         assert scheduler.erase_bookings(session, lead_ids, now=end) == 1
+        assert session.exec(notices).all() == []  # looked at within the erasure's transaction
         session.rollback()
-    with new_session() as session:
-        assert session.exec(select(OutboxMessage).where(OutboxMessage.lead_id.is_(None))).all() == []
     with new_session() as session, session.begin():
         assert scheduler.erase_bookings(session, lead_ids, now=end - timedelta(microseconds=1)) == 1
     with new_session() as session:
-        [notice] = session.exec(select(OutboxMessage).where(OutboxMessage.lead_id.is_(None))).all()
+        [notice] = session.exec(notices).all()
     slot = scheduler.format_slot(scheduler._as_utc(row.starts_at), ZoneInfo("Europe/Paris"), "fr")
     assert slot in notice.subject and slot in notice.body
     assert stored_rows(Booking) == []

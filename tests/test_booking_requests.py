@@ -44,6 +44,7 @@ def test_a_retry_of_a_booked_request_answers_its_booking_after_the_slot_has_clos
     assert scheduler.refusal(scheduler.parse_slot_id(slot)) == "slot_too_soon"
     retry = scheduler.book(booking_payload(slot), "203.0.113.7", KEY)
     assert (retry.status, retry.duplicate, retry.booking_id) == ("booked", True, first.booking_id)
+    assert retry.start == first.start == scheduler.parse_slot_id(slot)  # the answer names its slot
 
 
 def test_a_filled_trap_field_marks_the_lead_for_review_and_still_books(scheduler):
