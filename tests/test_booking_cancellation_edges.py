@@ -72,6 +72,20 @@ def test_the_confirmation_page_names_the_booking_of_each_link_and_changes_nothin
     assert scheduler.cancel(gone) == scheduler.CancelResult("invalid")
 
 
+def test_a_link_mailed_by_an_earlier_release_still_reads(scheduler, monkeypatch):
+    """Links wait in mailboxes across releases: with the same SESSION_SECRET, the key, expiry and
+    signature of a link are written as they always were (a changed salt or encoding of the
+    signature would refuse every link already mailed)."""
+    from marketing_site import settings
+
+    monkeypatch.setenv("SESSION_SECRET", "a-fixed-secret-for-the-known-answer")
+    settings.get_settings.cache_clear()
+    key, start = "A" * 24, datetime(2026, 12, 22, 8, 0, tzinfo=UTC)
+    mailed = "AAAAAAAAAAAAAAAAAAAAAAAA.1797926400.QwdjUqg4bAUBj0YPZGSg4z4KM7tsYC2aho9oHUK3jVU"
+    assert scheduler.cancel_token(key, start) == mailed
+    assert scheduler.read_cancel_token(mailed, start - timedelta(seconds=1)) == (key, None)
+
+
 def test_a_visitors_cancellation_records_who_and_when_and_is_counted_once(scheduler):
     from marketing_site.db.booking import BY_VISITOR, CANCELLED, Booking
 

@@ -7,8 +7,9 @@ are UTC whatever the server's own zone. Build-free."""
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
 
 import pytest
 from lead_payloads import booking_payload, stored_rows
@@ -84,3 +85,20 @@ def test_slot_ids_are_utc_whatever_the_servers_zone(scheduler, server_in_kolkata
     assert scheduler.parse_slot_id(scheduler.slot_id(start)) == start
     offered = scheduler.available_slots()
     assert all(scheduler.parse_slot_id(scheduler.slot_id(slot)) == slot for slot in offered)
+
+
+def test_stored_moments_read_back_as_utc_whatever_the_servers_zone(scheduler, server_in_kolkata):
+    """SQLite gives the stored moments back without a zone, PostgreSQL in its session's zone:
+    either way they are the UTC moments booked (the slot stays taken, the link expires at the
+    start), not the server's local time."""
+    from marketing_site.db.booking import Booking
+
+    slot = scheduler.available_slots()[0]
+    assert scheduler.book(booking_payload(scheduler.slot_id(slot)), "10.0.0.1").status == "booked"
+    [row] = stored_rows(Booking)
+    assert scheduler._as_utc(row.starts_at) == slot and slot not in scheduler.available_slots()
+    link = scheduler.cancel_token(row.cancel_key, scheduler._as_utc(row.starts_at))
+    assert scheduler.read_cancel_token(link, slot - timedelta(seconds=1)) == (row.cancel_key, None)
+    assert scheduler.read_cancel_token(link, slot) == (None, "expired")
+    in_paris = slot.astimezone(ZoneInfo("Europe/Paris"))  # as a PostgreSQL session in Paris gives it
+    assert scheduler._as_utc(in_paris) == slot and scheduler._as_utc(in_paris).tzinfo is UTC

@@ -194,3 +194,22 @@ def test_a_failed_read_keeps_the_last_periods_of_the_same_feed_and_none_of_anoth
     assert _Calendar.hits == 2
     calendar.point("/other.ics", cache_seconds=0)
     assert calendar.get(SINCE) == []
+
+
+def test_a_refusal_reads_the_feed_itself_when_nothing_is_cached(calendar):
+    """The first request after a start may be a booking, not the offer: the slot the feed says
+    is busy is refused all the same."""
+    from datetime import date
+
+    from marketing_site.services import booking
+
+    calendar.point("/busy.ics")
+    (busy_start, busy_end), *_ = BUSY_PERIODS
+    start = next(
+        s for s in booking.Schedule.from_settings().day_starts(date(2026, 12, 22)) if busy_start <= s < busy_end
+    )
+    booking._busy_feed.clear()
+    try:
+        assert booking.refusal(start, SINCE) == "slot_taken"
+    finally:
+        booking._busy_feed.clear()
