@@ -82,3 +82,21 @@ def test_the_days_and_the_horizon_are_the_consultants_far_from_utc(scheduler, mo
     assert [scheduler.refusal(start, now) for start in (monday, last_day, beyond)] == [None, None, "slot_outside_hours"]
     offered = scheduler.available_slots(now)
     assert monday in offered and last_day in offered and beyond not in offered
+
+
+@pytest.mark.parametrize(
+    ("hours", "tuesday"),
+    [
+        ("09:00-11:45", ["08:00", "08:45", "09:30", "10:15"]),  # the last meeting ends as the hours do
+        ("09:00-10:14", ["08:00"]),  # a second one would end a minute after them
+    ],
+)
+def test_a_meeting_ends_within_the_working_hours_to_the_minute(scheduler, monkeypatch, hours, tuesday):
+    from marketing_site import settings
+
+    monkeypatch.setenv("BOOKING_WORKING_HOURS", hours)
+    settings.get_settings.cache_clear()
+    offered = [
+        f"{start:%H:%M}" for start in scheduler.available_slots(NOW) if start.date() == NOW.date() + timedelta(1)
+    ]
+    assert offered == tuesday  # in UTC: Paris is an hour ahead
