@@ -213,3 +213,11 @@ def test_a_refusal_reads_the_feed_itself_when_nothing_is_cached(calendar):
         assert booking.refusal(start, SINCE) == "slot_taken"
     finally:
         booking._busy_feed.clear()
+
+
+def test_the_feeds_floating_times_are_read_in_the_consultants_zone(calendar):
+    """Through the cache as the offer reads it: BOOKING_TIMEZONE (Paris, UTC+1) is the zone of a
+    time written without one."""
+    _Calendar.body = _feed(_event("floating", "DTSTART:20261222T140000", "DTEND:20261222T150000"))
+    calendar.point("/busy.ics")
+    assert calendar.get(SINCE) == [(_utc("2026-12-22T13:00"), _utc("2026-12-22T14:00"))]
