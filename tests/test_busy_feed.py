@@ -162,10 +162,19 @@ def calendar(store, monkeypatch):
     server.server_close()
 
 
-def test_a_feed_behind_a_redirect_is_followed(calendar):
+def test_a_feed_behind_a_redirect_is_followed_and_kept_for_the_cache_seconds(calendar):
     calendar.point("/moved")
     assert calendar.get(SINCE) == BUSY_PERIODS
     assert _Calendar.hits == 2
+    assert calendar.get(SINCE) == BUSY_PERIODS
+    assert _Calendar.hits == 2  # within BOOKING_BUSY_CACHE_SECONDS: not asked again
+
+
+def test_a_busy_period_later_today_is_read(calendar):
+    """The feed is read from the day before the offer's first moment: what is busy later the
+    same day blocks its slots."""
+    calendar.point("/busy.ics")
+    assert calendar.get(_utc("2026-12-22T08:00")) == BUSY_PERIODS
 
 
 def test_an_error_answer_is_not_read_as_the_feed(calendar):
