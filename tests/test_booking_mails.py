@@ -106,7 +106,21 @@ def test_a_cancellation_mails_both_in_their_words_with_the_way_to_book_again(boo
     paris = booking.format_slot(start, ZoneInfo("Europe/Paris"), "fr")
     assert to_sales.subject == f"Démonstration annulée : {paris}"
     assert to_sales.body.startswith("Le visiteur a annulé") and "Camille" in to_sales.body
+    assert f"Créneau libéré : {paris} (heure de Europe/Paris)" in to_sales.body
     assert _event(to_visitor.calendar_ics)["UID"] == _event(visitor.calendar_ics)["UID"]
+
+
+def test_a_team_cancellation_tells_the_person_the_team_cancelled_and_sales_who_did(booked):
+    booking, row, mails = booked
+    last = max(m.id for m in mails)
+    assert booking.cancel_for_person(row.id, "ops@example.test", lambda session, lead: None).status == "cancelled"
+    to_person, to_sales = _mails(last)
+    slot = _english_slot(booking._as_utc(row.starts_at), VISITOR_ZONE)
+    assert f"We are sorry to have to cancel your Nereo demo on {slot}" in to_person.body
+    paris = booking.format_slot(booking._as_utc(row.starts_at), ZoneInfo("Europe/Paris"), "fr")
+    assert to_sales.subject == f"Démonstration annulée par l'équipe : {paris}"
+    assert to_sales.body.startswith("ops@example.test a annulé cette démonstration")
+    assert f"Créneau libéré : {paris} (heure de Europe/Paris)" in to_sales.body
 
 
 def test_the_invitation_reads_back_as_the_meeting_with_its_people(booked):
