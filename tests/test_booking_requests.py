@@ -102,3 +102,16 @@ def test_stored_moments_read_back_as_utc_whatever_the_servers_zone(scheduler, se
     assert scheduler.read_cancel_token(link, slot) == (None, "expired")
     in_paris = slot.astimezone(ZoneInfo("Europe/Paris"))  # as a PostgreSQL session in Paris gives it
     assert scheduler._as_utc(in_paris) == slot and scheduler._as_utc(in_paris).tzinfo is UTC
+
+
+def test_a_refused_request_names_each_wrong_field_in_the_visitors_language(scheduler):
+    from marketing_site.content.words import words
+    from marketing_site.services.leads import validate_fields
+
+    slot = scheduler.slot_id(scheduler.available_slots()[0])
+    english = scheduler.book(booking_payload(slot, lang="en", email="nope", timezone="Mars/Olympus"), "10.0.0.1")
+    assert (english.status, set(english.errors)) == ("invalid", {"email", "timezone"})
+    assert english.errors["email"] == validate_fields("demo", {"email": "nope"}, "en").errors["email"]
+    assert english.errors["timezone"] == words("en", "booking.errors")["timezone"]
+    unknown = scheduler.book(booking_payload(slot, lang="xx"), "10.0.0.1")
+    assert (unknown.status, unknown.errors) == ("invalid", {"lang": words("fr", "booking.errors")["lang"]})
