@@ -412,7 +412,7 @@ def test_a_refused_or_lost_attempt_costs_nothing_and_a_cancellation_gives_its_un
     monkeypatch.setattr(scheduler, "refusal", lambda start, now=None: None)
     for _ in range(3):
         lost = scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(slots[0])}, "10.0.0.2")
-        assert lost.status == "taken"
+        assert lost.status == "taken" and "vient d'être réservé" in lost.errors["slot"]  # the visitor is told why
     second = scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(slots[1])}, "10.0.0.2")
     assert second.status == "booked"
     again = scheduler.book({**CONTACT, "email": "b@example.com", "slot": scheduler.slot_id(slots[2])}, "10.0.0.3")
