@@ -255,12 +255,12 @@ def test_with_redis_one_refresh_of_a_session_at_a_time_across_workers(redis_url)
                 order.append("first out")
 
         async def waiter():
-            await entered.wait()
+            await asyncio.wait_for(entered.wait(), 60)  # not forever if the holder failed
             async with second.refresh_lock("session-hash"):
                 order.append("second in")
 
         async def other_session():
-            await entered.wait()
+            await asyncio.wait_for(entered.wait(), 60)
             async with second.refresh_lock("another-session"):
                 order.append("other session in")
 
