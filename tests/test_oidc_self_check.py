@@ -146,3 +146,21 @@ def test_scopes_supported_that_is_not_a_list_is_not_held_against_the_provider(ad
     assert _findings({"scopes_supported": advertised, **endpoints}, oidc_use_refresh_tokens=True) == []
     party = oidc.RelyingParty(get_settings().replace(oidc_use_refresh_tokens=True))
     assert party.scopes({"scopes_supported": advertised}) == ["openid", "profile", "email", "offline_access"]
+
+
+@pytest.mark.parametrize(
+    ("secret", "fix", "wrong_fix"),
+    [
+        ("s", "register the client at the provider", "set OIDC_CLIENT_SECRET"),
+        ("", "set OIDC_CLIENT_SECRET", "register"),
+    ],
+)
+def test_a_refused_client_authentication_names_the_fix_that_fits_the_client(secret, fix, wrong_fix):
+    """A confidential client the token endpoint would refuse is registered again at the
+    provider; only a public one (no secret) is told to set OIDC_CLIENT_SECRET."""
+    endpoints = {"end_session_endpoint": "https://idp.example/logout", "userinfo_endpoint": "https://idp.example/u"}
+    findings = _findings(
+        {"token_endpoint_auth_methods_supported": ["private_key_jwt"], **endpoints}, oidc_client_secret=secret
+    )
+    ((level, text),) = findings
+    assert level == logging.ERROR and fix in text and wrong_fix not in text
