@@ -164,3 +164,38 @@ def test_a_refused_client_authentication_names_the_fix_that_fits_the_client(secr
     )
     ((level, text),) = findings
     assert level == logging.ERROR and fix in text and wrong_fix not in text
+
+
+def test_the_values_a_log_line_shows_whole_are_this_clients_configuration_and_the_providers_endpoints():
+    """Issue 34: what an operator compares with the provider's screens is shown in full: the
+    issuer, its discovery document, the issuer discovery named instead, the two addresses to
+    register and every endpoint discovery gave; nothing else (a value without a scheme)."""
+    provider = _Provider(extra_metadata={"end_session_endpoint": "http://127.0.0.1:9/logout", "claims": "sub"})
+    try:
+        party = _party(provider.issuer + "/", site_url="https://www.example.test")
+        with pytest.raises(oidc.ConfigurationError):
+            _run(party.metadata())
+        shown = party.log_values()[logs.CONFIGURATION_VALUES]
+        assert shown == (
+            provider.issuer + "/",
+            provider.issuer + "/.well-known/openid-configuration",
+            provider.issuer,  # the one discovery named
+            "https://www.example.test/auth/callback",
+            "https://www.example.test/",
+        )
+        party = _party(provider.issuer, site_url="https://www.example.test")
+        _run(party.metadata())
+        shown = party.log_values()[logs.CONFIGURATION_VALUES]
+        assert shown[:2] == (provider.issuer, provider.issuer + "/.well-known/openid-configuration")
+        assert set(shown[2:]) == {
+            "https://www.example.test/auth/callback",
+            "https://www.example.test/",
+            provider.issuer,  # the metadata's own issuer field
+            provider.issuer + "/authorize",
+            provider.issuer + "/token",
+            provider.issuer + "/jwks",
+            "http://127.0.0.1:9/logout",
+        }
+        assert "sub" not in shown
+    finally:
+        provider.close()
