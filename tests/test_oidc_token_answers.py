@@ -282,3 +282,10 @@ def test_an_authorization_error_about_the_request_or_registration_is_the_operato
 @pytest.mark.parametrize("error", [*sorted(oidc.RECOVERABLE_ERRORS), "server_error", "temporarily_unavailable", ""])
 def test_the_visitors_own_or_passing_errors_are_not_configuration(error):
     assert not _party().authorization_error_is_configuration(error)
+
+
+def test_a_token_of_a_few_seconds_keeps_a_quarter_of_its_life_as_margin_not_a_second():
+    now = 1_000_000.0
+    assert not oidc.is_expired(now + 2, now, now=now + 1)  # margin 0.5 s
+    assert oidc.is_expired(now + 2, now, now=now + 1.5)
+    assert oidc.is_expired(now, now, now=now)  # expires_in 0: expired at once

@@ -10,7 +10,7 @@ from test_auth_services import _party, _Provider, _run
 CLAIMS = {"sub": "u", "email": "someone@example.test"}
 
 
-def _strict_provider() -> _Provider:
+def _strict_provider(content_type: str | None = "application/json") -> _Provider:
     provider = _Provider(userinfo=CLAIMS)
     handler = provider.server.RequestHandlerClass
     answer_get = handler.do_GET
@@ -23,7 +23,8 @@ def _strict_provider() -> _Provider:
         )
         body = json.dumps(CLAIMS if allowed else {"error": "invalid_token"}).encode()
         self.send_response(200 if allowed else 401)
-        self.send_header("Content-Type", "application/json")
+        if content_type:
+            self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -38,5 +39,13 @@ def test_userinfo_is_asked_with_the_access_token_as_bearer_and_for_json():
         party = _party(provider.issuer)
         assert _run(party.userinfo("access-1", "u")) == CLAIMS
         assert _run(party.userinfo("another-token", "u")) == {}  # refused: the ID token's claims only
+    finally:
+        provider.close()
+
+
+def test_a_userinfo_answer_without_a_content_type_costs_the_extra_claims_not_the_login():
+    provider = _strict_provider(content_type=None)
+    try:
+        assert _run(_party(provider.issuer).userinfo("access-1", "u")) == {}
     finally:
         provider.close()
