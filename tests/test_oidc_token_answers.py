@@ -10,7 +10,7 @@ import time
 import httpx2
 import pytest
 
-from marketing_site.services import oidc
+from marketing_site.services import oidc, sessions
 from marketing_site.settings import get_settings
 
 TOKEN_ENDPOINT = "http://127.0.0.1:9/token"
@@ -289,3 +289,16 @@ def test_a_token_of_a_few_seconds_keeps_a_quarter_of_its_life_as_margin_not_a_se
     assert not oidc.is_expired(now + 2, now, now=now + 1)  # margin 0.5 s
     assert oidc.is_expired(now + 2, now, now=now + 1.5)
     assert oidc.is_expired(now, now, now=now)  # expires_in 0: expired at once
+
+
+def test_a_sessions_tokens_expire_by_their_own_lifetime_at_the_moment_asked():
+    """`tokens_expired` passes the time the tokens came (a 30 s token gets a 7.5 s margin, not
+    60 s) and the moment asked about; tokens stored without it get the full 60 s."""
+    now = 1_000_000.0
+    short = sessions.Tokens("i.d.t", "a", None, now + 30, now)
+    assert not oidc.tokens_expired(short, now=now + 10)
+    assert oidc.tokens_expired(short, now=now + 22.5)
+    unknown_start = sessions.Tokens("i.d.t", "a", None, now + 3600, None)
+    assert not oidc.is_expired(now + 3600, None, now=now + 3539)
+    assert oidc.tokens_expired(unknown_start, now=now + 3540)
+    assert not oidc.tokens_expired(unknown_start, now=now)
