@@ -111,14 +111,22 @@ class Running:
         raise AssertionError(f"no line matching {pattern!r} within {timeout} s; output:\n{self.output()[-4000:]}")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=20)
-        # Whatever the group left behind (the dev server's own children included).
+        """SIGTERM to the process group, as a terminal's Ctrl-C reaches `make dev`, and time
+        for the loop to stop what it started in sessions of their own (the dev server, the
+        development identity provider): `make` exits at once, the loop does not."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            self.process.poll()  # `make` reaped: a zombie would keep the group
+            try:
+                os.killpg(self.process.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
         self._reader.join(timeout=5)
 
 

@@ -49,6 +49,8 @@ FIRST_PAGE_GRACE = 15
 # How long a fresh clone's dev server may take to render the home page once it is compiled,
 # before the requests it holds go through anyway.
 HOME_PROBE_SECONDS = 30
+# How long the processes of the loop have to stop, together, before they are killed.
+SHUTDOWN_SECONDS = 8
 COLOURS = {"error": "\033[31m", "warning": "\033[33m", "ok": "\033[32m", "info": "\033[2m"}
 
 
@@ -407,9 +409,12 @@ class Supervisor:
     def _release_when_home_renders(self) -> None:
         import urllib.request
 
-        deadline = time.monotonic() + HOME_PROBE_SECONDS
+        started = time.monotonic()
+        deadline = started + HOME_PROBE_SECONDS
         probe = urllib.request.Request(f"http://127.0.0.1:{self.frontend_port}/", headers={"X-Site-Dev-Probe": "1"})
+        probes = 0
         while not self.stop.is_set() and time.monotonic() < deadline:
+            probes += 1
             try:
                 with urllib.request.urlopen(probe, timeout=HOME_PROBE_SECONDS) as answer:
                     if answer.status == 200:
@@ -417,6 +422,8 @@ class Supervisor:
             except OSError:  # a 500 while React Router takes in the new route files
                 time.sleep(0.1)
         self.post("/ready", {})
+        if self.verbose:
+            say(f"make dev: the home page renders ({probes} probes, {time.monotonic() - started:.2f} s)")
 
     def on_changes(self, changes: list[tuple[Kind, Path]]) -> None:
         kinds = {kind for kind, _ in changes}
@@ -557,28 +564,30 @@ class Supervisor:
     # -- stopping -------------------------------------------------------------------------
 
     def shutdown(self) -> None:
+        """Everything asked to stop at once, then waited for together (at most
+        SHUTDOWN_SECONDS, then killed): the dev server and the identity provider run in sessions
+        of their own, and outlive a loop killed while it waited for them one by one."""
         self.stop.set()
-        # First: in sessions of their own, they outlive the loop if it is killed while it waits
-        # for the others below (seen: providers left running after a test stopped the loop).
         for service in self.dev_services:
             with contextlib.suppress(Exception):
                 service.stop() if hasattr(service, "stop") else service.terminate()
         if self.worker is not None and self.worker.is_alive():
             with contextlib.suppress(OSError):
                 self.connection.send({"type": "stop"})
-        for process in (self.vite, self.backend):
-            if process is not None and process.poll() is None:
+        processes = [process for process in (self.vite, self.backend) if process is not None]
+        for process in processes:
+            if process.poll() is None:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGTERM)
-        for process in (self.vite, self.backend):
-            if process is not None:
-                try:
-                    process.wait(timeout=8)
-                except subprocess.TimeoutExpired:
-                    with contextlib.suppress(ProcessLookupError):
-                        os.killpg(process.pid, signal.SIGKILL)
+        deadline = time.monotonic() + SHUTDOWN_SECONDS
+        for process in processes:
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
         if self.worker is not None:
-            self.worker.join(timeout=5)
+            self.worker.join(timeout=max(0.1, deadline - time.monotonic()))
             if self.worker.is_alive():
                 self.worker.kill()
 
@@ -613,7 +622,10 @@ VITE_ROUTINE = (
 
 def main() -> int:
     supervisor = Supervisor(dict(os.environ))
-    signal.signal(signal.SIGTERM, lambda *_: supervisor.stop.set())
+    # A closed terminal (SIGHUP) stops it as Ctrl-C does: what it started in sessions of their
+    # own (the dev server, the development identity provider) would otherwise keep running.
+    for stopping in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stopping, lambda *_: supervisor.stop.set())
     try:
         return supervisor.run()
     except KeyboardInterrupt:
