@@ -186,7 +186,9 @@ def open_when_serving(browser: Any, url: str, text: str, timeout: float) -> Any:
     deadline = time.monotonic() + timeout
     while True:
         try:
-            page.goto(url, wait_until="commit", timeout=10_000)
+            # As long as a person's browser would wait: a dev server that answers late (a fresh
+            # clone's holds its first requests until the home page is compiled) is not refused.
+            page.goto(url, wait_until="commit", timeout=max(1_000, (deadline - time.monotonic()) * 1000))
             page.wait_for_function(f"document.body && document.body.textContent.includes({text!r})", timeout=5_000)
             return page
         except Exception:

@@ -317,6 +317,8 @@ class Supervisor:
             say(f"make dev: the development identity provider did not start ({error}); login is unavailable", "warning")
             return
         self.dev_services = [provider, dev_services.ManagerStub(manager_port).start()]
+        if self.stop.is_set():  # stopped while the provider started: shutdown did not see it
+            provider.terminate()
 
     # -- the loop -------------------------------------------------------------------------
 

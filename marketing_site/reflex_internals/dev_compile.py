@@ -373,7 +373,13 @@ def frontend_command(port: int, warm_routes: Iterable[str] = ()) -> tuple[list[s
     env = reflex_exec._with_development_condition(reflex_exec.frontend_env(os.environ))
     env["PORT"] = str(port)
     env["SITE_DEV_WARMUP"] = json.dumps(warmup_files(warm_routes))
+    env["SITE_DEV_OPTIMIZE"] = json.dumps(FRAME_PACKAGES)
     return [*executor, "run", "dev"], env, web_dir()
+
+
+# The npm packages the frame of every page imports in the browser (Reflex's `utils/state.js`
+# and its error boundary), beyond React and React Router, which Vite finds from the entry.
+FRAME_PACKAGES = ["mergician", "react-error-boundary", "socket.io-client", "universal-cookie"]
 
 
 def warmup_files(routes: Iterable[str]) -> dict[str, list[str]]:

@@ -54,7 +54,11 @@ export default function siteDevLoop(environment = process.env) {
           const pattern = "^(" + prefixes.map(escapeRegExp).join("|") + ")";
           server.proxy = { [pattern]: { target: backend, ws: true, changeOrigin: false } };
         }
-        return { server };
+        // The packages every page's frame imports, optimised as the server starts: found only
+        // when a fresh clone's first page is crawled, they were optimised then, and the tab
+        // loaded again (dev_compile.FRAME_PACKAGES).
+        const include = JSON.parse(environment.SITE_DEV_OPTIMIZE || "[]");
+        return { server, optimizeDeps: { include } };
       },
       configureServer(server) {
         server.middlewares.use((req, res, next) => {
