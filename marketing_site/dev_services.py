@@ -124,10 +124,20 @@ class ManagerStub:
 
 def start_provider(port: int, users: list[dict[str, Any]], log: Any = subprocess.DEVNULL) -> subprocess.Popen:
     """`oidc-provider-mock` on 127.0.0.1:port with predefined users; waits until it answers."""
+    return wait_for_provider(launch_provider(port, users, log), port)
+
+
+def launch_provider(port: int, users: list[dict[str, Any]], log: Any = subprocess.DEVNULL) -> subprocess.Popen:
+    """`oidc-provider-mock` on 127.0.0.1:port with predefined users, started (not yet answering:
+    `wait_for_provider`). In a session of its own: whoever launches it stops it."""
     command = [str(BIN / "oidc-provider-mock"), "--host", "127.0.0.1", "--port", str(port), "--require-nonce"]
     for user in users:
         command += ["--user-claims", json.dumps(user)]
-    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def wait_for_provider(proc: subprocess.Popen, port: int) -> subprocess.Popen:
+    """`proc`, once the provider it runs on `port` answers (stopped if it does not in 30 s)."""
     issuer = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -305,20 +305,23 @@ class Supervisor:
         from marketing_site import dev_services
 
         provider_port, manager_port, settings = self._dev_services_ports
+        provider = dev_services.launch_provider(
+            provider_port,
+            [
+                {**dev_services.DEV_USER, settings.oidc_roles_claim: ["ADVISOR"]},
+                {**dev_services.DEV_ADMIN, settings.oidc_roles_claim: [settings.console_role]},
+            ],
+        )
+        # Known to the shutdown before it answers: a loop stopped while the provider starts
+        # stops it too (seen: providers left running after a loop stopped seconds after its
+        # first page).
+        self.dev_services.append(provider)
         try:
-            provider = dev_services.start_provider(
-                provider_port,
-                [
-                    {**dev_services.DEV_USER, settings.oidc_roles_claim: ["ADVISOR"]},
-                    {**dev_services.DEV_ADMIN, settings.oidc_roles_claim: [settings.console_role]},
-                ],
-            )
+            dev_services.wait_for_provider(provider, provider_port)
         except RuntimeError as error:
             say(f"make dev: the development identity provider did not start ({error}); login is unavailable", "warning")
             return
-        self.dev_services = [provider, dev_services.ManagerStub(manager_port).start()]
-        if self.stop.is_set():  # stopped while the provider started: shutdown did not see it
-            provider.terminate()
+        self.dev_services.append(dev_services.ManagerStub(manager_port).start())
 
     # -- the loop -------------------------------------------------------------------------
 
