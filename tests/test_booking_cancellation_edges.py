@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from lead_payloads import booking_payload, stored_rows
 from prometheus_client import REGISTRY
+from servers import run_in_own_loop
 from sqlmodel import select
 
 OPERATOR = "ops@example.test"
@@ -148,7 +149,7 @@ def test_only_a_cancellation_or_a_booking_wakes_the_outbox_worker(scheduler, mon
         return event.is_set()
 
     def run(action) -> bool:
-        return asyncio.run(woken(action))
+        return run_in_own_loop(woken(action))
 
     row = _book(scheduler)
     other = _book(scheduler, 1, email="other@example.test")

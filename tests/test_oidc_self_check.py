@@ -103,7 +103,8 @@ def test_the_lifespan_self_check_says_so_when_the_provider_accepts_the_client(co
         with caplog.at_level(logging.INFO, logger=oidc.__name__):
             _run(oidc.self_check())
         assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
-        (line,) = [record for record in caplog.records if record.levelno == logging.INFO]
+        # Only the self-check's own lines (in a whole run, other loggers' INFO lines are caught too).
+        (line,) = [r for r in caplog.records if r.levelno == logging.INFO and r.name == oidc.__name__]
         assert provider.issuer in getattr(line, logs.CONFIGURATION_VALUES)
         assert line.getMessage() == f"OIDC self-check: provider {provider.issuer} accepts client c"
     finally:

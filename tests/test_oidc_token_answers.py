@@ -9,6 +9,7 @@ import time
 
 import httpx2
 import pytest
+from servers import run_in_own_loop
 
 from marketing_site.services import oidc, sessions
 from marketing_site.settings import get_settings
@@ -106,17 +107,17 @@ def _party() -> oidc.RelyingParty:
 
 def test_a_logout_token_id_is_accepted_once_per_issuer_and_forgotten_when_no_token_could_carry_it():
     party = _party()
-    assert asyncio.run(party._first_use_of("j1")) is True
-    assert asyncio.run(party._first_use_of("j1")) is False
-    assert asyncio.run(party._first_use_of("j2")) is True
+    assert run_in_own_loop(party._first_use_of("j1")) is True
+    assert run_in_own_loop(party._first_use_of("j1")) is False
+    assert run_in_own_loop(party._first_use_of("j2")) is True
     other = oidc.RelyingParty(party.settings.replace(oidc_issuer="https://other.example.test"))
     other._seen_jtis = dict(party._seen_jtis)
-    assert asyncio.run(other._first_use_of("j1")) is True  # the id is the issuer's: another's is not a replay
+    assert run_in_own_loop(other._first_use_of("j1")) is True  # the id is the issuer's: another's is not a replay
     # Kept as long as a logout token is accepted at all, then free.
     for until in party._seen_jtis.values():
         assert oidc.SEEN_JTI_SECONDS - 5 < until - time.monotonic() <= oidc.SEEN_JTI_SECONDS
     party._seen_jtis = {key: until - oidc.SEEN_JTI_SECONDS for key, until in party._seen_jtis.items()}
-    assert asyncio.run(party._first_use_of("j1")) is True
+    assert run_in_own_loop(party._first_use_of("j1")) is True
 
 
 def test_a_full_replay_memory_drops_the_stale_ids_and_refuses_while_every_id_is_live():
@@ -128,21 +129,21 @@ def test_a_full_replay_memory_drops_the_stale_ids_and_refuses_while_every_id_is_
     async def record(ids):
         return [await party._first_use_of(jti) for jti in ids]
 
-    assert all(asyncio.run(record(f"live-{n}" for n in range(bound))))
+    assert all(run_in_own_loop(record(f"live-{n}" for n in range(bound))))
     assert len(party._seen_jtis) == bound
-    assert asyncio.run(party._first_use_of("one-more")) is False
+    assert run_in_own_loop(party._first_use_of("one-more")) is False
     assert len(party._seen_jtis) == bound
     # Two go stale: the memory drops them (and only them) and takes the new id.
     stale = sorted(party._seen_jtis)[:2]
     for key in stale:
         party._seen_jtis[key] -= oidc.SEEN_JTI_SECONDS + 1
-    assert asyncio.run(party._first_use_of("one-more")) is True
+    assert run_in_own_loop(party._first_use_of("one-more")) is True
     assert len(party._seen_jtis) == bound - 1
     assert not set(stale) & set(party._seen_jtis)
     # One short of full: still recorded, and a replay of a live id still refused.
-    assert asyncio.run(party._first_use_of("last")) is True
+    assert run_in_own_loop(party._first_use_of("last")) is True
     assert len(party._seen_jtis) == bound
-    assert asyncio.run(party._first_use_of("live-7")) is False
+    assert run_in_own_loop(party._first_use_of("live-7")) is False
 
 
 # ----------------------------------------------------------------------- production refusal
@@ -205,7 +206,7 @@ def test_with_redis_a_logout_token_id_is_shared_by_the_workers_and_kept_as_long_
     async def uses():
         return [await first._first_use_of("j1"), await second._first_use_of("j1"), await second._first_use_of("j2")]
 
-    assert asyncio.run(uses()) == [True, False, True]
+    assert run_in_own_loop(uses()) == [True, False, True]
     assert not first._seen_jtis and not second._seen_jtis  # nothing in the processes: all in Redis
     store = _redis(redis_url)
     keys = sorted(key.decode() for key in store.scan_iter(f"{prefix}*"))
@@ -229,7 +230,7 @@ def test_with_redis_away_the_replay_check_falls_back_to_the_process(caplog):
         return [await party._first_use_of("j1"), await party._first_use_of("j1")]
 
     with caplog.at_level("WARNING", logger=oidc.__name__):
-        assert asyncio.run(uses()) == [True, False]
+        assert run_in_own_loop(uses()) == [True, False]
     assert len(party._seen_jtis) == 1
     assert "Redis unavailable" in caplog.text
 
@@ -268,7 +269,7 @@ def test_with_redis_one_refresh_of_a_session_at_a_time_across_workers(redis_url)
         for party in (first, second):
             await party._redis_client().aclose()
 
-    asyncio.run(race())
+    run_in_own_loop(race())
     assert order.index("other session in") < order.index("first out")  # another session is not held up
     assert order.index("first out") < order.index("second in")
     assert not list(store.scan_iter(f"{prefix}*"))  # every lock given back
