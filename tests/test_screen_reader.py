@@ -217,7 +217,10 @@ def test_booking_a_demo_with_the_keyboard(new_page, site, lang):
 def test_login_then_the_free_trial_registration(new_page, site, auth_services, lang):
     reader = _reader(new_page, site, "3-trial", lang)
     manager = auth_services["manager"]
-    reader.open(routes.LOGIN.path(lang))
+    # A page of one path in every language: its words become the browser's language once it has
+    # hydrated, a moment after (read before, on a loaded machine, they were still French).
+    title = json.dumps(lookup(lang, "login.title"))
+    reader.open(routes.LOGIN.path(lang), ready=f"() => document.querySelector('main h1')?.textContent === {title}")
     reader.read(routes.LOGIN.path(lang))
     reader.tab_to(f"a[href='{routes.FREE_TRIAL.path(lang)}']")
     # The page leaves for the identity provider (what the trial page says on its way out, before
