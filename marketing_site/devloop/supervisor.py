@@ -417,16 +417,22 @@ class Supervisor:
         started = time.monotonic()
         deadline = started + HOME_PROBE_SECONDS
         probe = urllib.request.Request(f"http://127.0.0.1:{self.frontend_port}/", headers={"X-Site-Dev-Probe": "1"})
-        probes = 0
+        probes, rendered = 0, False
         while not self.stop.is_set() and time.monotonic() < deadline:
             probes += 1
             try:
                 with urllib.request.urlopen(probe, timeout=HOME_PROBE_SECONDS) as answer:
-                    if answer.status == 200:
+                    if rendered := answer.status == 200:
                         break
             except OSError:  # a 500 while React Router takes in the new route files
                 time.sleep(0.1)
         self.post("/ready", {})
+        if not rendered and not self.stop.is_set():
+            say(
+                f"make dev: the dev server did not render the home page within {HOME_PROBE_SECONDS} s; "
+                "the pages are served anyway: Vite's lines above say why",
+                "warning",
+            )
         if self.verbose:
             say(f"make dev: the home page renders ({probes} probes, {time.monotonic() - started:.2f} s)")
 

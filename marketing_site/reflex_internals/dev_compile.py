@@ -110,7 +110,9 @@ def prepare_fresh_web_dir(first_routes: Iterable[str]) -> None:
     initialize_web_dir()
     config = get_config()
     js_runtimes.install_frontend_packages({*config.frontend_packages, *locked_packages()}, config)
-    (web_dir() / "vite.config.js").write_text(compiled_vite_config(), encoding="utf-8")
+    from marketing_site.reflex_internals import frontend_build
+
+    (web_dir() / frontend_build.VITE_CONFIG).write_text(compiled_vite_config(), encoding="utf-8")
     placeholders = [web_dir() / root_route_file(), *(Path(get_page_path(format_route(r))) for r in first_routes)]
     for route_file in placeholders:
         if not route_file.exists():
