@@ -62,6 +62,10 @@ function sendPageView(lang) {
 }
 
 // Whether the page being rendered is the one the document was loaded with (see PageFrame).
+// Set false once a page has been committed, never while rendering: React may render a page,
+// throw the render away (a part suspended while hydrating, on a slow machine or connection)
+// and render it again; a flag spent in the first render made the document's own page play the
+// entrance and pull the focus to its heading, away from where Tab starts.
 let documentPage = true;
 
 // Wraps every page: sets <html lang>, scrolls to the top (or to the #anchor) on mount,
@@ -88,13 +92,11 @@ export function PageFrame({ lang, children, className }) {
   useEffect(() => {
     sendPageView(lang);
   }, [pathname]);
-  const [entrance] = useState(() => {
-    // Prerendering renders every page in one process: never an entrance there.
-    if (typeof window === "undefined") return false;
-    const changed = !documentPage;
+  // Prerendering renders every page in one process: never an entrance there.
+  const [entrance] = useState(() => typeof window !== "undefined" && !documentPage);
+  useEffect(() => {
     documentPage = false;
-    return changed;
-  });
+  }, []);
   useEffect(() => {
     document.documentElement.lang = lang;
     const id = decodeURIComponent(window.location.hash.slice(1));

@@ -13,6 +13,7 @@ import pytest
 from browser_checks import tab_walk
 
 from marketing_site import routes
+from marketing_site.content.words import words as site_words
 
 pytestmark = pytest.mark.browser
 
@@ -100,6 +101,30 @@ def test_answering_the_consent_banner_by_keyboard_keeps_focus_in_the_page_and_co
     page.locator(".consent-banner").wait_for(state="detached")
     assert page.evaluate("() => document.activeElement.id") == "contenu"
     assert page.get_by_role("status").filter(has_text="Your cookie choices are saved.").count() == 1
+
+
+def test_the_documents_own_page_keeps_the_focus_when_react_renders_it_again(new_page, site):
+    """React may throw away a render of the page it hydrates and render it once more (an update
+    before hydration ends, a part that differs from the prerendered one): that second render is
+    still the document's own page, with no entrance and no focus moved to its heading. The
+    document here is served with one hydrated word changed, so React renders the page anew."""
+    page = new_page(width=375, height=740)
+    refuse = site_words("fr", "consent")["refuse_all"]
+
+    def served_with_a_changed_word(route):
+        answer = route.fetch()
+        html = answer.text()
+        assert f">{refuse}<" in html
+        route.fulfill(response=answer, body=html.replace(f">{refuse}<", f">{refuse} ?<", 1))
+
+    page.route(site + routes.HOME.fr, served_with_a_changed_word)
+    page.goto(site + routes.HOME.fr, wait_until="networkidle")
+    # The button's own word is back: React rendered the page itself, not the prerendered HTML.
+    page.locator(".consent-banner .consent-button", has_text=re.compile(f"^{re.escape(refuse)}$")).wait_for()
+    assert page.locator("[data-entrance]").count() == 0
+    assert page.evaluate("() => document.activeElement === document.body")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('skip-link')")
 
 
 def test_the_first_tab_reaches_the_skip_link_while_the_consent_banner_shows(new_page, site):
