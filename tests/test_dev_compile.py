@@ -48,7 +48,7 @@ def test_the_compiler_parts_the_loop_uses_are_still_reflexs():
     assert callable(compiler._resolve_radix_themes_plugin) and callable(compiler.compile_memo_components)
     assert {"style", "plugins"} <= set(inspect.signature(default_page_plugins).parameters)
     assert "compile_page" in vars(Plugin)
-    assert callable(compiler_utils.resolve_path_of_web_dir) and callable(path_ops.write_file)
+    assert callable(compiler_utils.resolve_path_of_web_dir) and callable(path_ops.update_directory_tree)
     assert next(iter(inspect.signature(reload_state_module).parameters)) == "module"
     assert callable(reflex_exec.frontend_env) and callable(reflex_exec._with_development_condition)
     assert callable(js_runtimes.get_js_package_executor) and callable(js_runtimes.install_frontend_packages)
@@ -92,6 +92,53 @@ def test_a_web_directory_is_ready_when_this_reflex_made_it_and_the_loop_compiled
     assert dev_compile.web_dir_looks_ready(tmp_path)
     (tmp_path / "reflex.json").write_text('{"version": "0.0.1"}')
     assert not dev_compile.web_dir_looks_ready(tmp_path)
+
+
+def _files_under(folder: Path) -> list[str]:
+    return sorted(str(path.relative_to(folder)) for path in folder.rglob("*") if path.is_file())
+
+
+def test_a_compiled_file_replaces_the_old_one_whole_never_written_in_place(monkeypatch, tmp_path):
+    """Vite reads a changed file at once: what it reads is the old content or the new one. A
+    reader that opened the old file still reads it whole (an in-place write truncates it under
+    the reader), and nothing but the file itself appears, in or beside the web directory."""
+    web = tmp_path / ".web-dev"
+    monkeypatch.setattr(dev_compile, "web_dir", lambda: web)
+    route = web / "app" / "routes" / "[a-propos]._index.jsx"
+    route.parent.mkdir(parents=True)
+    route.write_text("export default function Old() {}\n", encoding="utf-8")
+    with route.open(encoding="utf-8") as opened_before:
+        assert dev_compile.write({route: "export default function New() {}\n"}) == [route]
+        assert opened_before.read() == "export default function Old() {}\n"
+    assert route.read_text(encoding="utf-8") == "export default function New() {}\n"
+    assert dev_compile.write({route: "export default function New() {}\n"}) == []  # the same: not written
+    assert _files_under(tmp_path) == [".web-dev/app/routes/[a-propos]._index.jsx"]
+
+
+def test_a_copied_asset_and_stylesheet_replace_the_old_ones_whole(monkeypatch, tmp_path):
+    """A saved style or widget reaches the web directory as a whole file too (`copy_assets`)."""
+    import types
+
+    web = tmp_path / ".web-dev"
+    monkeypatch.setattr(dev_compile, "web_dir", lambda: web)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "assets" / "styles").mkdir(parents=True)
+    style, widget = tmp_path / "assets" / "styles" / "site.css", tmp_path / "assets" / "widget.jsx"
+    style.write_text("a { color: red }\n")
+    widget.write_text("export const W = 2;\n")
+    copies = [web / "public" / "styles" / "site.css", web / "styles" / "styles" / "site.css", web / "public" / "widget.jsx"]
+    for copy, old in zip(copies, ["a {}\n", "a {}\n", "export const W = 1;\n"], strict=True):
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(old)
+    opened = [copy.open() for copy in copies]
+    app = types.SimpleNamespace(stylesheets=["/styles/site.css"])
+    assert dev_compile.copy_assets(app, [style, widget]) is False  # both swapped in place by Vite
+    assert [file.read() for file in opened] == ["a {}\n", "a {}\n", "export const W = 1;\n"]
+    for file in opened:
+        file.close()
+    assert [copy.read_text() for copy in copies] == ["a { color: red }\n", "a { color: red }\n", "export const W = 2;\n"]
+    assert _files_under(web) == sorted(str(copy.relative_to(web)) for copy in copies)
+    assert not any(dev_compile.staging_dir(web).iterdir())
 
 
 @pytest.fixture(scope="module")

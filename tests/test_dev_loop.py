@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from servers import free_port
+from servers import ARTIFACTS, free_port
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
@@ -38,11 +38,15 @@ def _web_files_written_since(web: Path, since: float) -> list[str]:
 def loop(tmp_path, request):
     repo = drive.copy_repository(tmp_path / "repo")
     frontend, backend = free_port(), free_port()
-    running = drive.start_loop(repo, frontend, backend)
+    # DEV_TIMINGS=1: every line of Vite's too, so that a failure's output says why a tab reloaded.
+    running = drive.start_loop(repo, frontend, backend, {"DEV_TIMINGS": "1"})
     yield repo, f"http://127.0.0.1:{frontend}", running
     running.stop()
-    if request.session.testsfailed:  # what make dev said, to read beside the failure
-        print(f"--- make dev said:\n{running.output()[-8000:]}")
+    # What make dev said, kept whole (test-artifacts/make-dev.log) and its end printed beside a failure.
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "make-dev.log").write_text(running.output(), encoding="utf-8")
+    if request.session.testsfailed:
+        print(f"--- make dev said (whole in test-artifacts/make-dev.log):\n{running.output()[-8000:]}")
 
 
 def test_make_dev_stays_idle_shows_a_saved_word_and_survives_a_broken_file(loop, browser):

@@ -235,7 +235,7 @@ class Supervisor:
         assert self.vite is not None and self.vite.stdout is not None
         for line in self.vite.stdout:
             stripped = line.strip()
-            if not stripped or any(routine in stripped for routine in VITE_ROUTINE):
+            if not stripped or (not self.verbose and any(routine in stripped for routine in VITE_ROUTINE)):
                 continue
             if PROXY_REFUSED.search(stripped) or (stripped.startswith("at ") and self._after_refusal):
                 # The backend is starting (or starting again): the tab says so itself.
@@ -607,7 +607,8 @@ FORWARDED = (Kind.CONTENT, Kind.PYTHON, Kind.ASSET, Kind.STYLE)
 # Vite's lines for a request the backend refused (it is starting): said by the tab's own notice.
 PROXY_REFUSED = re.compile(r"(http|ws) proxy error|ECONNREFUSED|ECONNRESET")
 # What Vite says on every start and update, which the loop's own lines already say (the address
-# to open, what was updated); its warnings and errors are shown.
+# to open, what was updated); its warnings and errors are shown. DEV_TIMINGS=1 shows these too
+# (a tab Vite reloaded says why: "page reload", "new dependencies optimized").
 VITE_ROUTINE = (
     "Local:",
     "Network:",

@@ -16,7 +16,7 @@ document head, the app root, the contexts, the theme and the root stylesheet.
 Touch points (docs/reflex-upgrade.md, row 18): `App._prepare_page` / `App._commit_page`,
 `compiler._resolve_radix_themes_plugin`, `compiler.compile_memo_components`,
 `compiler.compile_app`, `CompileContext` and its fields, `App._get_frontend_package_name`,
-`utils.resolve_path_of_web_dir`, `path_ops.write_file`, `reload_state_module`, the web directory's
+`utils.resolve_path_of_web_dir`, `path_ops.update_directory_tree`, `reload_state_module`, the web directory's
 `package.json`, and the frontend's start command (`js_runtimes.get_js_package_executor`,
 `exec.frontend_env`, `exec._with_development_condition`).
 """
@@ -301,10 +301,42 @@ def _wrap_recorder() -> Any:
     return WrapRecorder()
 
 
-def write(files: Mapping[Path, str]) -> list[Path]:
-    """Write what changed (Reflex's own writer skips identical content); the paths written."""
-    from reflex.utils import path_ops
+def staging_dir(web: Path) -> Path:
+    """Where files for the web directory are written before they take their place: beside it
+    (the same file system, for the rename), hidden (the loop watches no hidden folder) and
+    outside it (Vite and React Router's route scan never see a half-named file)."""
+    return web.with_name("." + web.name.lstrip(".") + "-writing")
 
+
+def write_atomically(path: Path, data: str | bytes) -> None:
+    """`path` holds its old content or the new one, never a part of it. Vite reads a file the
+    moment it changes: a route module written in place, read between the truncation and the
+    write, is an empty module, and React Router then reloads the open tab (CI's loaded machine
+    did, in `tests/test_dev_loop.py`; a route module left empty for half a second reloaded the
+    tab every time, tried by hand on a running loop)."""
+    import errno
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = staging_dir(web_dir())
+    staging.mkdir(exist_ok=True)
+    descriptor, name = tempfile.mkstemp(dir=staging, prefix=path.name + ".")
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data.encode("utf-8") if isinstance(data, str) else data)
+        try:
+            os.replace(name, path)
+        except OSError as error:
+            if error.errno != errno.EXDEV:
+                raise
+            # The web directory is a mount of its own: the rename cannot cross it.
+            path.write_bytes(Path(name).read_bytes())
+    finally:
+        Path(name).unlink(missing_ok=True)
+
+
+def write(files: Mapping[Path, str]) -> list[Path]:
+    """Write what changed, each file whole at once (`write_atomically`); the paths written."""
     changed = []
     for path, code in files.items():
         try:
@@ -312,7 +344,7 @@ def write(files: Mapping[Path, str]) -> list[Path]:
         except OSError:
             same = False
         if not same:
-            path_ops.write_file(path, code)
+            write_atomically(path, code)
             changed.append(path)
     return changed
 
@@ -445,12 +477,11 @@ def copy_assets(app: Any, paths: Iterable[Path]) -> bool:
             continue
         target = public / path.relative_to(assets)
         if path.is_file():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            path_ops.cp(src=path, dest=target, overwrite=True)
+            write_atomically(target, path.read_bytes())
         else:
             target.unlink(missing_ok=True)
         if is_app_stylesheet(app, path) and path.is_file():
-            path_ops.cp(src=path, dest=stylesheet_target(path), overwrite=True)
+            write_atomically(stylesheet_target(path), path.read_bytes())
         elif path.suffix not in (".js", ".jsx"):  # not a module Vite swaps in place
             reload_page = True
     return reload_page
