@@ -222,18 +222,30 @@ def python() -> str:
     return sys.executable
 
 
-def session_cpu_seconds(session: int) -> float:
+def tree_cpu_seconds(root: int) -> float:
     """CPU seconds (user and system, of the living processes and of the children they reaped)
-    of every process of a session: what a start cost, whatever else the machine was doing."""
+    of a process and all its descendants: what a start cost, whatever else the machine was
+    doing. Descendants, not a session: `make dev` starts Vite and the development provider in
+    sessions of their own (counting the session left Vite's seconds out)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
+    parents: dict[int, int] = {}
+    seconds: dict[int, int] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rpartition(")")[2].split()
         except OSError:
             continue
-        # After the command's closing parenthesis: state ppid pgrp session ... utime(12) stime(13)
-        # cutime(14) cstime(15), counting from 0.
-        if int(fields[3]) == session:
-            total += sum(int(value) for value in fields[11:15])
+        # After the command's closing parenthesis: state ppid ... utime(11) stime(12) cutime(13)
+        # cstime(14), counting from 0.
+        pid = int(stat.parent.name)
+        parents[pid] = int(fields[1])
+        seconds[pid] = sum(int(value) for value in fields[11:15])
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
+    total, waiting = 0, [root]
+    while waiting:
+        pid = waiting.pop()
+        total += seconds.get(pid, 0)
+        waiting.extend(children.get(pid, []))
     return total / ticks

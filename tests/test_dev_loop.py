@@ -9,6 +9,8 @@ recovers, without restarting `make dev`. Behaviour only: the times are `make ben
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import time
 import urllib.request
@@ -108,3 +110,32 @@ def test_make_dev_stays_idle_shows_a_saved_word_and_survives_a_broken_file(loop,
     running.wait_for(r"make dev: fixed", 30, since=mark)
     assert not any("starting the compiling process again" in line for line in running.lines[mark:])
     assert running.process.poll() is None
+
+    # The dev server stops by itself (killed here): said, started again, the page served again.
+    mark = len(running.lines)
+    vite = _dev_servers_of(repo / ".web-dev")
+    assert vite, "no dev server found under the copy's web directory"
+    for pid in vite:
+        os.kill(pid, signal.SIGKILL)
+    running.wait_for(
+        r"make dev: the dev server stopped \((killed by SIG[A-Z]+|exit code \d+); its lines above say why\); starting it again",
+        60,
+        since=mark,
+    )
+    drive.open_when_serving(browser, base + "/a-propos", "Qui sommes-nous donc", 120).close()
+    assert running.process.poll() is None
+
+
+def _dev_servers_of(web: Path) -> list[int]:
+    """The processes serving the web directory `web` (Vite, under bun)."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if (
+                proc.joinpath("cwd").resolve() == web.resolve()
+                and b"react-router" in proc.joinpath("cmdline").read_bytes()
+            ):
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found

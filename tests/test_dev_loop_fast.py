@@ -482,3 +482,129 @@ def test_a_fix_saved_while_the_pages_compile_after_its_mistake_is_compiled_and_s
     assert said.count("mistake") == 1 and "ok" in said[said.index("mistake") :], said
     assert "dit plus tard" in (web / "app" / "routes" / "[a-propos]._index.jsx").read_text(encoding="utf-8")
     assert not loop.queue and not loop.failing
+
+
+def _children_running(pid: int, name: str) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and name.encode() in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.parametrize("loop_stopping", [True, False])
+def test_migrations_killed_by_a_signal_are_said_unless_the_loop_is_stopping(
+    loop_stopping, tmp_path, monkeypatch, capsys
+):
+    """Ctrl-C reaches alembic with the loop (one process group), often before the loop's own
+    handler runs: that is no failure to report. Killed otherwise, the migrations are said
+    stopped, by which signal: never the empty "failed:" a killed alembic printed before."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from marketing_site.devloop import supervisor
+
+    monkeypatch.setattr(os, "environ", dict(os.environ))  # the supervisor exports its settings
+    loop = supervisor.Supervisor({**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'site.db'}"})
+    answer: list[bool] = []
+    migrating = threading.Thread(target=lambda: answer.append(loop.migrate()))
+    migrating.start()
+    deadline = time.monotonic() + 60
+    while not (children := _children_running(os.getpid(), "alembic")) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert children, "alembic never started"
+    os.kill(children[0], signal.SIGTERM)
+    if loop_stopping:
+        time.sleep(0.2)  # the loop's handler, a moment after alembic's death
+        loop.stop.set()
+    migrating.join(30)
+    said = capsys.readouterr().out
+    assert answer == [False]
+    if loop_stopping:
+        assert "migrations" not in said
+    else:
+        assert "make dev: the database migrations were stopped by SIGTERM." in said
+        assert "failed" not in said
+
+
+# The Vite process of `make dev` runs under bun (Reflex's runtime for the frontend).
+BUN = Path(__file__).resolve().parent.parent / ".tools" / "node_modules" / ".bin" / "bun"
+DEV_PLUGIN = Path(__file__).resolve().parent.parent / "marketing_site/reflex_internals/frontend/dev_plugin.js"
+TYPEGEN_RACE = """
+import siteDevLoop from "./dev_plugin.mjs";
+siteDevLoop({ SITE_DEV_BACKEND: "http://127.0.0.1:9" });
+const enoent = (path) => Object.assign(new Error("ENOENT: no such file or directory, open '" + path + "'"), { code: "ENOENT", path });
+Promise.reject(enoent("/w/.web-dev/.react-router/types/app/routes/+types/[a-propos]._index.ts"));
+setTimeout(() => {
+  console.log("still serving");
+  if (process.argv[2]) Promise.reject(process.argv[2] === "enoent" ? enoent("/w/.web-dev/app/routes/x.jsx") : new Error(process.argv[2]));
+}, 50);
+setTimeout(() => console.log("served on"), 400);
+"""
+
+
+@pytest.mark.parametrize("then", ["", "a bug of its own", "enoent"])
+def test_the_dev_server_outlives_react_routers_typegen_race_and_only_it(then, tmp_path):
+    """The rejection React Router's type generation leaves unhandled when two rewrites of
+    `.react-router/types` overlap no longer stops the dev server; any other rejection still
+    does (the loop then says so and starts it again), an ENOENT elsewhere too."""
+    import subprocess
+
+    if not BUN.exists():
+        pytest.fail(f"{BUN} is missing: `make install` installs bun")
+    (tmp_path / "dev_plugin.mjs").write_text(DEV_PLUGIN.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "race.mjs").write_text(TYPEGEN_RACE, encoding="utf-8")
+    ran = subprocess.run(
+        [str(BUN), "race.mjs", *([then] if then else [])], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert "still serving" in ran.stdout, ran.stderr
+    if not then:
+        assert ran.returncode == 0 and "served on" in ran.stdout, ran.stderr
+    else:
+        assert ran.returncode == 1 and "served on" not in ran.stdout
+        assert ("a bug of its own" if then != "enoent" else "app/routes/x.jsx") in ran.stderr
+
+
+def test_a_dev_server_that_stops_by_itself_is_said_and_started_again_until_it_keeps_stopping(
+    tmp_path, monkeypatch, capsys
+):
+    """Each stop is said with its exit code; the loop starts it again up to VITE_EXITS_ALLOWED
+    times a minute, then says to correct what its lines say. A stop the loop asked for, or of a
+    server already replaced, is not one."""
+    import os
+    import subprocess
+
+    from marketing_site.devloop import supervisor
+
+    monkeypatch.setattr(os, "environ", dict(os.environ))
+    loop = supervisor.Supervisor({**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'site.db'}"})
+    starts: list[subprocess.Popen] = []
+
+    def start_failing_server(hold: bool = False) -> None:  # a real process that stops at once
+        loop.vite = subprocess.Popen(["sh", "-c", "exit 3"])
+        loop.vite.wait()
+        starts.append(loop.vite)
+
+    monkeypatch.setattr(loop, "start_vite", start_failing_server)
+    loop.start_vite()
+    replaced = loop.vite
+    for _ in range(supervisor.VITE_EXITS_ALLOWED + 2):
+        loop.on_vite_exit(starts[-1])
+    loop.on_vite_exit(replaced)  # an earlier server's exit, reported late
+    said = capsys.readouterr().out
+    assert len(starts) == 1 + supervisor.VITE_EXITS_ALLOWED
+    assert (
+        said.count("make dev: the dev server stopped (exit code 3; its lines above say why); starting it again.") == 3
+    )
+    assert f"stopped again (exit code 3), {supervisor.VITE_EXITS_ALLOWED + 1} times in" in said
+    assert loop.vite is None
+    loop.stop.set()
+    loop.on_vite_exit(starts[-1])
+    assert capsys.readouterr().out == ""

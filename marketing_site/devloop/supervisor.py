@@ -51,6 +51,12 @@ FIRST_PAGE_GRACE = 15
 HOME_PROBE_SECONDS = 30
 # How long the processes of the loop have to stop, together, before they are killed.
 SHUTDOWN_SECONDS = 8
+# The dev server is started again when it stops by itself, up to this many times in the window.
+VITE_EXITS_ALLOWED = 3
+VITE_EXITS_WINDOW = 60
+# A step killed by a signal while the loop stops is not reported: how long the loop's own handler
+# has to say it is stopping.
+STOP_NOTICE_SECONDS = 2
 COLOURS = {"error": "\033[31m", "warning": "\033[33m", "ok": "\033[32m", "info": "\033[2m"}
 
 
@@ -116,6 +122,7 @@ class Supervisor:
         self.worker: Any = None
         self.connection: Any = None
         self.vite: subprocess.Popen | None = None
+        self.vite_exits: list[float] = []  # when the dev server stopped by itself, lately
         self.backend: subprocess.Popen | None = None
         self.dev_services: list[Any] = []
         self.worker_failed = False
@@ -228,12 +235,42 @@ class Supervisor:
             start_new_session=True,
             text=True,
         )
-        threading.Thread(target=self._read_vite, daemon=True).start()
+        threading.Thread(target=self._read_vite, args=(self.vite,), daemon=True).start()
         threading.Thread(target=self._wait_for_frontend, daemon=True).start()
+        threading.Thread(target=self._wait_for_vite_exit, args=(self.vite,), daemon=True).start()
 
-    def _read_vite(self) -> None:
-        assert self.vite is not None and self.vite.stdout is not None
-        for line in self.vite.stdout:
+    def _wait_for_vite_exit(self, process: subprocess.Popen) -> None:
+        process.wait()
+        if not self.stop.is_set():
+            self.events.put(("vite-exit", process))
+
+    def on_vite_exit(self, process: subprocess.Popen) -> None:
+        """The dev server stopped by itself: said, and started again, unless it keeps stopping."""
+        if process is not self.vite or self.stop.is_set():
+            return
+        now = time.monotonic()
+        self.vite_exits = [moment for moment in self.vite_exits if now - moment < VITE_EXITS_WINDOW] + [now]
+        self.vite, self.vite_answers = None, False
+        code = process.returncode
+        how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+        if len(self.vite_exits) > VITE_EXITS_ALLOWED:
+            say(
+                f"make dev: the dev server stopped again ({how}), "
+                f"{len(self.vite_exits)} times in {VITE_EXITS_WINDOW} s: its lines above say why. "
+                "Correct that, then stop make dev (Ctrl-C) and start it again.",
+                "error",
+            )
+            return
+        say(
+            f"make dev: the dev server stopped ({how}; its lines above say why); "
+            "starting it again.",
+            "error",
+        )
+        self.start_vite(hold=self.holding)
+
+    def _read_vite(self, process: subprocess.Popen) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
             stripped = line.strip()
             if not stripped or (not self.verbose and any(routine in stripped for routine in VITE_ROUTINE)):
                 continue
@@ -261,7 +298,13 @@ class Supervisor:
             text=True,
             check=False,
         )
-        if migrate.returncode != 0 and not self.stop.is_set():
+        if migrate.returncode < 0 and self.stop.wait(STOP_NOTICE_SECONDS):
+            # Ctrl-C (or the terminal closing) reaches alembic too, often before the loop's own
+            # handler has run: not a failure to report.
+            return False
+        if migrate.returncode < 0:
+            say(f"make dev: the database migrations were stopped by {signal.Signals(-migrate.returncode).name}.", "error")
+        elif migrate.returncode != 0 and not self.stop.is_set():
             say(f"make dev: the database migrations failed:\n{migrate.stdout}{migrate.stderr}", "error")
         return migrate.returncode == 0
 
@@ -391,10 +434,14 @@ class Supervisor:
                     self.worker_failed = True
         elif event == "frontend-up":
             self.vite_answers = True
+            if self.status.get("text"):  # a dev server started again knows no mistake yet
+                self.post("/status", self.status)
             self.release_held_requests()
             self.announce()
         elif event == "release":
             self.release()
+        elif event == "vite-exit":
+            self.on_vite_exit(payload)
 
     def announce(self) -> None:
         """The address to open, once the dev server answers with pages to show."""

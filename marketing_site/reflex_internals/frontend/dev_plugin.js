@@ -22,6 +22,30 @@ const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+// React Router's type generation (@react-router/dev 8.4, typegen's `watch`) answers each route
+// file added or removed with a rewrite of `.react-router/types` that nothing awaits: with two in
+// flight, one removes the folder while the other writes into it, and the ENOENT, never caught,
+// stopped the dev server (a fresh clone adds its routes one after another; seen in
+// `make bench-dev`). The types are for TypeScript projects: Reflex's app reads none. That one
+// rejection is let go; any other still stops the server, as it would without this handler.
+const TYPES_FOLDER = /[\\/]\.react-router[\\/]types[\\/]/;
+
+export function isTheTypegenRace(reason) {
+  return Boolean(reason) && reason.code === "ENOENT" && TYPES_FOLDER.test(String(reason.path || ""));
+}
+
+let typegenRaceGuarded = false;
+
+function guardAgainstTheTypegenRace() {
+  if (typegenRaceGuarded) return;
+  typegenRaceGuarded = true;
+  process.on("unhandledRejection", (reason) => {
+    if (isTheTypegenRace(reason)) return;
+    console.error(reason);
+    process.exit(1);
+  });
+}
+
 function readBody(req) {
   return new Promise((resolve, reject) => {
     const chunks = [];
@@ -34,6 +58,7 @@ function readBody(req) {
 export default function siteDevLoop(environment = process.env) {
   const backend = environment.SITE_DEV_BACKEND;
   if (!backend) return [];
+  guardAgainstTheTypegenRace();
   const prefixes = JSON.parse(environment.SITE_DEV_BACKEND_PATHS || "[]");
   let status = { level: "ok", text: "" };
   // Ready when not held, or when the loop's manifest is there (a dev server that restarted).
