@@ -161,11 +161,11 @@ def site_settled(running) -> None:
     """The loop has imported the app and compiled what changed while it was stopped: stopped
     sooner, it compiles the same pages again at the next start, which is then no longer one
     with nothing changed."""
-    running.wait_for(r"make dev: imported in", 600)
-    time.sleep(1)
+    running.wait_for(r"Backend running at", 600)  # released: the worker imports the app meanwhile
+    time.sleep(3)
     compiling = [i for i, line in enumerate(running.lines) if line.startswith("make dev: compiling")]
     if compiling:
-        running.wait_for(r"pages up to date", 600, since=compiling[-1])
+        running.wait_for(r"pages up to date|updated in", 600, since=compiling[-1])
 
 
 def _first_title(path: Path) -> str:
