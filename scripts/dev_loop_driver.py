@@ -76,6 +76,8 @@ class Running:
 
     def __init__(self, command: list[str], cwd: Path, env: dict[str, str]) -> None:
         self.lines: list[str] = []
+        self.seconds: list[float] = []  # when each line came, from the start
+        self.marks: list[tuple[float, str]] = []  # what the driver saw meanwhile (`mark`)
         self.started = time.monotonic()
         self.process = subprocess.Popen(
             command,
@@ -92,10 +94,19 @@ class Running:
     def _read(self) -> None:
         assert self.process.stdout is not None
         for line in self.process.stdout:
+            self.seconds.append(time.monotonic() - self.started)
             self.lines.append(line.rstrip("\n"))
 
     def output(self) -> str:
         return "\n".join(self.lines)
+
+    def mark(self, text: str) -> None:
+        self.marks.append((time.monotonic() - self.started, f"--- {text}"))
+
+    def timeline(self) -> str:
+        """The output and the marks, each line after the seconds since the start at which it came."""
+        said = sorted([*zip(self.seconds, self.lines, strict=False), *self.marks], key=lambda item: item[0])
+        return "\n".join(f"{at:7.2f}  {line}" for at, line in said)
 
     def wait_for(self, pattern: str, timeout: float, since: int = 0) -> re.Match:
         """The first line after `since` matching `pattern`; fails when the process ends or time is up."""

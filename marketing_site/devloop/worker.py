@@ -115,7 +115,11 @@ class Worker:
             }
         self.send("state", state="starting", stale=stale.whole or sorted(stale.groups))
         early: list[dict] = []
-        if ready and not stale.whole:
+        if ready:
+            # The first page is served from the web directory as it is, also when its frame is
+            # stale (the route table or the settings changed while the loop was stopped): a whole
+            # compile meanwhile took the processor from it, and rewrote the frame under its
+            # server render (which then started again).
             early = self._wait_for_go()
         if not ready:
             # A fresh clone: the dev server starts while the app is imported (on the other
