@@ -3,11 +3,13 @@
 Both are started in copies (the site: its files as git knows them; the floor: written here)
 from a fresh clone (no web directory); a file is saved N times per kind of edit and Chromium, open
 on the page, is timed until it shows the change without reloading; then each is started again
-with the web directory there (the first start after that session of edits) and once more with
-nothing changed since (a maintainer's every morning). It prints, for each start, the seconds to
+with the web directory there (the first start after that session of edits), once more with
+nothing changed since (a maintainer's every morning, a new tab), and once in the tab left open
+(it loads its page again when the dev server is back). It prints, for each start, the seconds to
 the first page and the CPU seconds every process of it spent until then (the machine is shared:
 the CPU seconds compare across runs, the wall seconds within one), and for each kind of edit the
-median and the worst save → visible time. A benchmark: it prints, it never fails on a figure.
+median and the worst save → visible time; each start's output, timed, is in bench-results/dev/.
+A benchmark: it prints, it never fails on a figure.
 
     .venv/bin/python scripts/bench_dev.py [--edits 10] [--no-floor]
 """
