@@ -126,7 +126,11 @@ def test_a_copied_asset_and_stylesheet_replace_the_old_ones_whole(monkeypatch, t
     style, widget = tmp_path / "assets" / "styles" / "site.css", tmp_path / "assets" / "widget.jsx"
     style.write_text("a { color: red }\n")
     widget.write_text("export const W = 2;\n")
-    copies = [web / "public" / "styles" / "site.css", web / "styles" / "styles" / "site.css", web / "public" / "widget.jsx"]
+    copies = [
+        web / "public" / "styles" / "site.css",
+        web / "styles" / "styles" / "site.css",
+        web / "public" / "widget.jsx",
+    ]
     for copy, old in zip(copies, ["a {}\n", "a {}\n", "export const W = 1;\n"], strict=True):
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_text(old)
@@ -136,7 +140,11 @@ def test_a_copied_asset_and_stylesheet_replace_the_old_ones_whole(monkeypatch, t
     assert [file.read() for file in opened] == ["a {}\n", "a {}\n", "export const W = 1;\n"]
     for file in opened:
         file.close()
-    assert [copy.read_text() for copy in copies] == ["a { color: red }\n", "a { color: red }\n", "export const W = 2;\n"]
+    assert [copy.read_text() for copy in copies] == [
+        "a { color: red }\n",
+        "a { color: red }\n",
+        "export const W = 2;\n",
+    ]
     assert _files_under(web) == sorted(str(copy.relative_to(web)) for copy in copies)
     assert not any(dev_compile.staging_dir(web).iterdir())
 

@@ -262,8 +262,7 @@ class Supervisor:
             )
             return
         say(
-            f"make dev: the dev server stopped ({how}; its lines above say why); "
-            "starting it again.",
+            f"make dev: the dev server stopped ({how}; its lines above say why); starting it again.",
             "error",
         )
         self.start_vite(hold=self.holding)
@@ -303,7 +302,10 @@ class Supervisor:
             # handler has run: not a failure to report.
             return False
         if migrate.returncode < 0:
-            say(f"make dev: the database migrations were stopped by {signal.Signals(-migrate.returncode).name}.", "error")
+            say(
+                f"make dev: the database migrations were stopped by {signal.Signals(-migrate.returncode).name}.",
+                "error",
+            )
         elif migrate.returncode != 0 and not self.stop.is_set():
             say(f"make dev: the database migrations failed:\n{migrate.stdout}{migrate.stderr}", "error")
         return migrate.returncode == 0
