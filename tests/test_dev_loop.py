@@ -125,6 +125,14 @@ def test_make_dev_stays_idle_shows_a_saved_word_and_survives_a_broken_file(loop,
     drive.open_when_serving(browser, base + "/a-propos", "Qui sommes-nous donc", 120).close()
     assert running.process.poll() is None
 
+    # Stopped as a terminal's Ctrl-C stops it: nothing it started is left running (the dev
+    # server, the backend and the development provider run in sessions of their own).
+    running.stop()
+    deadline = time.monotonic() + 10
+    while (left := _processes_of(repo)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left, left
+
 
 def _dev_servers_of(web: Path) -> list[int]:
     """The processes serving the web directory `web` (Vite, under bun)."""
@@ -138,4 +146,18 @@ def _dev_servers_of(web: Path) -> list[int]:
                 found.append(int(proc.name))
         except OSError:
             continue
+    return found
+
+
+def _processes_of(repository: Path) -> list[str]:
+    """The processes running in the copy `repository` or from it (their directory or command)."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            command = proc.joinpath("cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            inside = proc.joinpath("cwd").resolve().is_relative_to(repository.resolve())
+        except OSError:
+            continue
+        if inside or str(repository) in command:
+            found.append(f"{proc.name}: {command[:200]}")
     return found
