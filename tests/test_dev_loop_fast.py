@@ -613,3 +613,41 @@ def test_a_dev_server_that_stops_by_itself_is_said_and_started_again_until_it_ke
     loop.stop.set()
     loop.on_vite_exit(starts[-1])
     assert capsys.readouterr().out == ""
+
+
+LOOP_GONE = """
+import siteDevLoop from "./dev_plugin.mjs";
+siteDevLoop({ SITE_DEV_BACKEND: "http://127.0.0.1:9", SITE_DEV_LOOP_PID: process.argv[2] });
+setInterval(() => {}, 1000);  // a server: it runs until something stops it
+setTimeout(() => { console.log("still running after 5 s"); process.exit(3); }, 5000);
+"""
+
+
+@pytest.mark.parametrize("loop_alive", [True, False])
+def test_the_dev_server_stops_once_the_loops_process_is_gone(loop_alive, tmp_path):
+    """Killed, the loop cannot stop the dev server it started in a session of its own: the
+    server stops by itself once the loop's process is gone, and runs on while it is there."""
+    import subprocess
+
+    (tmp_path / "dev_plugin.mjs").write_text(DEV_PLUGIN.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "server.mjs").write_text(LOOP_GONE, encoding="utf-8")
+    import threading
+
+    loop = subprocess.Popen(["sleep", "30" if loop_alive else "0.5"])
+    threading.Thread(target=loop.wait, daemon=True).start()  # reaped as make reaps the loop
+    try:
+        ran = subprocess.run(
+            [str(BUN), "server.mjs", str(loop.pid)],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        loop.kill()
+        loop.wait()
+    if loop_alive:
+        assert ran.returncode == 3 and "still running after 5 s" in ran.stdout
+    else:
+        assert ran.returncode == 0 and f"make dev (process {loop.pid}) is gone" in ran.stderr

@@ -156,6 +156,8 @@ class Supervisor:
             "REFLEX_HOT_RELOAD_OVERRIDE_PATHS": str(RELOAD_DIR),
             "SITE_DEV_LOOP": "1",
             "SITE_DEV_BACKEND": f"http://127.0.0.1:{self.backend_port}",
+            # The loop's process: the dev server (in a session of its own) stops when it is gone.
+            "SITE_DEV_LOOP_PID": str(os.getpid()),
             "SITE_DEV_BACKEND_PATHS": json.dumps(backend_paths()),
             "LOG_FORMAT": environ.get("LOG_FORMAT", "text"),
             "REFLEX_TELEMETRY_ENABLED": "false",

@@ -46,6 +46,24 @@ function guardAgainstTheTypegenRace() {
   });
 }
 
+// The loop starts the dev server in a session of its own, and stops it when it stops; killed
+// (SIGKILL, a crash), the loop cannot, and the server kept its port and held its requests: it
+// stops once the loop's process is gone.
+const LOOP_CHECK_MS = 2000;
+
+function stopWithTheLoop(pid) {
+  if (!pid) return;
+  setInterval(() => {
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if (error.code !== "ESRCH") return;
+      console.error(`make dev (process ${pid}) is gone: the dev server stops too.`);
+      process.exit(0);
+    }
+  }, LOOP_CHECK_MS).unref();
+}
+
 function readBody(req) {
   return new Promise((resolve, reject) => {
     const chunks = [];
@@ -59,6 +77,7 @@ export default function siteDevLoop(environment = process.env) {
   const backend = environment.SITE_DEV_BACKEND;
   if (!backend) return [];
   guardAgainstTheTypegenRace();
+  stopWithTheLoop(Number(environment.SITE_DEV_LOOP_PID));
   const prefixes = JSON.parse(environment.SITE_DEV_BACKEND_PATHS || "[]");
   let status = { level: "ok", text: "" };
   // Ready when not held, or when the loop's manifest is there (a dev server that restarted).
