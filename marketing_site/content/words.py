@@ -27,6 +27,7 @@ from markdown_it.token import Token
 from marketing_site import brand
 from marketing_site.content import demo
 from marketing_site.content.sources import (
+    CONTENT_DIR,
     ContentError,
     content_cache,
     line_of,
@@ -36,7 +37,6 @@ from marketing_site.content.sources import (
 )
 from marketing_site.settings import get_settings
 
-CONTENT_DIR = pathlib.Path(__file__).parent
 DEFAULT_LANG = "fr"
 # Keys whose values are not read as running text: typography leaves them alone.
 PLAIN_KEYS = frozenset({"id", "to", "anchor"})
