@@ -469,3 +469,16 @@ def test_the_traffic_view_and_command_list_the_top_rows_then_other(bounded_audie
     assert written[1:] == [[pages[7], "17", "0"], [pages[6], "16", "0"], ["(other)", str(sum(range(10, 16))), "0"]]
     with pytest.raises(SystemExit):
         ops.main(["traffic", "--top", "0"])
+
+
+def test_traffic_lists_from_one_row_to_its_most_and_refuses_either_side(audience):
+    """The console's `top` at its exact edges: 1 and TRAFFIC_TOP_MAX rows are listed, 0 and one
+    more than the most are refused with the range named (mutation testing found the edges free)."""
+    today = datetime.now(UTC).date()
+    for path in sorted(_public_paths())[:3]:
+        assert audience.record(beacon(path), "10.9.0.1", BROWSER).status == "counted"
+    assert len(audience.traffic("page", today, today, top=1)) == 2  # the most viewed, then the rest
+    assert len(audience.traffic("page", today, today, top=audience.TRAFFIC_TOP_MAX)) == 3
+    for top in (0, audience.TRAFFIC_TOP_MAX + 1):
+        with pytest.raises(ValueError, match=f"^top must be 1 to {audience.TRAFFIC_TOP_MAX}$"):
+            audience.traffic("page", today, today, top=top)
