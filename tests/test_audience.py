@@ -482,3 +482,25 @@ def test_traffic_lists_from_one_row_to_its_most_and_refuses_either_side(audience
     for top in (0, audience.TRAFFIC_TOP_MAX + 1):
         with pytest.raises(ValueError, match=f"^top must be 1 to {audience.TRAFFIC_TOP_MAX}$"):
             audience.traffic("page", today, today, top=top)
+
+
+def test_views_per_day_counts_from_its_first_day_on_and_only_the_paths_asked(audience):
+    """The console's daily views (and the thank-you pages' conversions): a day before `first`
+    is left out, `first` itself and the days after are in, each day the sum of its pages;
+    with `paths`, those pages only (mutation testing found this function without a fast test)."""
+    today = datetime.now(UTC).date()
+    home, kyc = audience.parse_beacon(beacon()), audience.parse_beacon(beacon(KYC))
+    audience.add_views(
+        {
+            (today - timedelta(days=2), home): 1,
+            (today - timedelta(days=1), home): 2,
+            (today - timedelta(days=1), kyc): 4,
+        }
+    )
+    audience.add_views({(today, home): 8, (today, kyc): 16})
+    assert audience.views_per_day(today - timedelta(days=1)) == {today - timedelta(days=1): 6, today: 24}
+    assert audience.views_per_day(today - timedelta(days=1), frozenset({KYC})) == {
+        today - timedelta(days=1): 4,
+        today: 16,
+    }
+    assert audience.views_per_day(today + timedelta(days=1)) == {}
