@@ -312,7 +312,7 @@ bench-metrics: install
 	$(BIN)/python scripts/bench_metrics.py
 
 clean:
-	rm -rf .web .web-dev .web-engines .states var test-artifacts dist
+	rm -rf .web .web-dev .web-dev-writing .web-engines .states var test-artifacts dist
 
 # `make dev` against a one-page Reflex app of the same Reflex, side by side: cold starts (fresh
 # clone, web directory there) and save → visible for YAML, Markdown, Python, style and a new page

@@ -111,6 +111,7 @@ def test_a_compiled_file_replaces_the_old_one_whole_never_written_in_place(monke
         assert dev_compile.write({route: "export default function New() {}\n"}) == [route]
         assert opened_before.read() == "export default function Old() {}\n"
     assert route.read_text(encoding="utf-8") == "export default function New() {}\n"
+    assert route.stat().st_mode & 0o777 == 0o644  # readable by all, as Reflex's writer leaves it
     assert dev_compile.write({route: "export default function New() {}\n"}) == []  # the same: not written
     assert _files_under(tmp_path) == [".web-dev/app/routes/[a-propos]._index.jsx"]
 

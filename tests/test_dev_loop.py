@@ -113,7 +113,8 @@ def test_make_dev_stays_idle_shows_a_saved_word_and_survives_a_broken_file(loop,
 
     # The dev server stops by itself (killed here): said, started again, the page served again.
     mark = len(running.lines)
-    vite = _dev_servers_of(repo / ".web-dev")
+    web = (repo / ".web-dev").resolve()
+    vite = [pid for pid, command, directory in _processes_of(repo) if directory == web and "react-router" in command]
     assert vite, "no dev server found under the copy's web directory"
     for pid in vite:
         os.kill(pid, signal.SIGKILL)
@@ -134,30 +135,16 @@ def test_make_dev_stays_idle_shows_a_saved_word_and_survives_a_broken_file(loop,
     assert not left, left
 
 
-def _dev_servers_of(web: Path) -> list[int]:
-    """The processes serving the web directory `web` (Vite, under bun)."""
-    found = []
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            if (
-                proc.joinpath("cwd").resolve() == web.resolve()
-                and b"react-router" in proc.joinpath("cmdline").read_bytes()
-            ):
-                found.append(int(proc.name))
-        except OSError:
-            continue
-    return found
-
-
-def _processes_of(repository: Path) -> list[str]:
-    """The processes running in the copy `repository` or from it (their directory or command)."""
+def _processes_of(repository: Path) -> list[tuple[int, str, Path]]:
+    """The processes running in the copy `repository` or from it (their directory or command):
+    pid, command line, directory."""
     found = []
     for proc in Path("/proc").glob("[0-9]*"):
         try:
             command = proc.joinpath("cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            inside = proc.joinpath("cwd").resolve().is_relative_to(repository.resolve())
+            directory = proc.joinpath("cwd").resolve()
         except OSError:
             continue
-        if inside or str(repository) in command:
-            found.append(f"{proc.name}: {command[:200]}")
+        if directory.is_relative_to(repository.resolve()) or str(repository) in command:
+            found.append((int(proc.name), command[:200], directory))
     return found

@@ -322,6 +322,9 @@ def write_atomically(path: Path, data: str | bytes) -> None:
     staging.mkdir(exist_ok=True)
     descriptor, name = tempfile.mkstemp(dir=staging, prefix=path.name + ".")
     try:
+        # mkstemp's file is its owner's only (0600); the web directory's files are read by all, as
+        # Reflex's own writer leaves them.
+        os.fchmod(descriptor, 0o644)
         with os.fdopen(descriptor, "wb") as file:
             file.write(data.encode("utf-8") if isinstance(data, str) else data)
         try:
