@@ -106,8 +106,8 @@ def site_runs(root: Path, count: int, browser) -> dict[str, object]:
     wall, cpu, running, page = cold_start(start, base + "/", "Nereo", browser)
     results["start, fresh clone"] = (wall, cpu)
     print(f"site, fresh clone: first page after {wall:.1f} s ({cpu:.1f} CPU s)", flush=True)
-    running.wait_for(r"\d+ pages up to date", 600)  # a fresh clone compiles the other pages after the first
     try:
+        running.wait_for(r"\d+ pages up to date", 600)  # a fresh clone compiles the other pages after the first
         home = repo / "marketing_site/content/fr/home.yaml"
         anchor = _first_title(home)
         text = home.read_text(encoding="utf-8")

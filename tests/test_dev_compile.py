@@ -205,7 +205,7 @@ def test_a_fresh_clones_placeholders_are_the_files_its_first_compile_writes(app,
 
     from marketing_site.devloop import worker
 
-    first_routes = worker._routes_of_groups(worker.FIRST_GROUPS)
+    first_routes = worker.first_routes()
     definitions = [d for group in worker.FIRST_GROUPS for d in page_table.group_definitions(group)]
     assert sorted(first_routes) == sorted(d.route for d in definitions)
     dev_compile.commit_pages(app, definitions)
@@ -251,3 +251,29 @@ def test_a_fresh_clones_vite_config_is_the_one_its_compile_writes(app):
             expected = modify(expected)
     assert dev_compile.compiled_vite_config() == expected
     assert "siteFrontend(" in expected
+
+
+def test_the_dev_server_is_started_with_the_condition_react_routers_cli_would_restart_for(tmp_path, monkeypatch):
+    """Under bun, `run dev` starts React Router's CLI without the `development` condition, and it
+    starts itself again with it; the loop runs the script's command with the condition at once.
+    Anything else (npm, a script Reflex changed) runs the script as Reflex does."""
+    import json
+
+    from reflex.utils.exec import _DEV_CONDITION_FLAG
+    from reflex_base.constants.installer import PackageJson
+
+    monkeypatch.setenv("REFLEX_WEB_WORKDIR", str(tmp_path))
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {"dev": PackageJson.Commands.DEV}}))
+    bun = ["/x/.tools/node_modules/.bin/bun", "--bun"]
+    assert PackageJson.Commands.DEV.split()[:2] == ["react-router", "dev"]  # what Reflex writes
+    assert dev_compile.dev_script_arguments(bun) == [
+        _DEV_CONDITION_FLAG,
+        "node_modules/.bin/react-router",
+        *PackageJson.Commands.DEV.split()[1:],
+    ]
+    assert _DEV_CONDITION_FLAG == "--conditions=development"
+    assert dev_compile.dev_script_arguments(["/usr/bin/npm"]) == ["run", "dev"]
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": {"dev": "vite --host"}}))
+    assert dev_compile.dev_script_arguments(bun) == ["run", "dev"]
+    (tmp_path / "package.json").unlink()
+    assert dev_compile.dev_script_arguments(bun) == ["run", "dev"]

@@ -56,6 +56,9 @@ def test_make_dev_stays_idle_shows_a_saved_word_and_survives_a_broken_file(loop,
     running.wait_for(rf"make dev: open {base}/", 600)
     page = drive.open_when_serving(browser, base + "/a-propos", "Qui sommes-nous", 600)
     running.wait_for(r"\d+ pages up to date", 600)  # a fresh clone compiles the other pages after the first
+    # The dev server started once, with the export condition React Router's CLI needs
+    # (dev_compile.dev_script_arguments): it did not start itself a second time.
+    assert not any("Relaunching with" in line for line in running.lines)
 
     # Idle means idle: nothing compiled or restarted, no file of the web directory written.
     mark, since = len(running.lines), time.time()

@@ -651,3 +651,79 @@ def test_the_dev_server_stops_once_the_loops_process_is_gone(loop_alive, tmp_pat
         assert ran.returncode == 3 and "still running after 5 s" in ran.stdout
     else:
         assert ran.returncode == 0 and f"make dev (process {loop.pid}) is gone" in ran.stderr
+
+
+# -- a fresh clone's start ----------------------------------------------------------------
+
+
+def test_a_fresh_worker_imports_at_once_and_compiles_only_once_the_web_directory_is_prepared():
+    """On a fresh clone the supervisor prepares the web directory while the worker imports the
+    app: the worker writes nothing before `prepared`. Saves sent meanwhile are kept for after the
+    first compile, and a `go` that came first (a worker started again after the first page) is
+    not waited for a second time."""
+    import multiprocessing
+
+    from marketing_site.devloop import worker
+
+    supervisor_end, worker_end = multiprocessing.Pipe()
+    loop = worker.Worker(worker_end, "http://127.0.0.1:3000", fresh=True)
+    change = {"type": "changes", "changes": [["content", "/x/content/fr/home.yaml"]], "open": ["/"]}
+    for message in (change, {"type": "go"}, change, {"type": "prepared"}, {"type": "after"}):
+        supervisor_end.send(message)
+    assert loop._wait_for_prepared() == [change, change]
+    assert loop.go_received
+    assert loop._wait_for_go() == []
+    assert worker_end.recv() == {"type": "after"}  # nothing read past `prepared`
+
+    supervisor_end.send({"type": "stop"})
+    with pytest.raises(SystemExit) as stopped:
+        loop._wait_for_prepared()
+    assert stopped.value.code == 0
+
+
+def test_a_web_directory_that_cannot_be_prepared_is_said_and_a_save_tries_again(tmp_path, monkeypatch, capsys):
+    """The supervisor prepares a fresh clone's web directory. When it cannot (here a file where
+    the directory should be), the maintainer reads why, the held tab is not kept waiting, the
+    worker is told to stop, and the next save starts a worker that prepares it again; once
+    prepared, the dev server starts holding its requests and the worker is told."""
+    import os
+
+    from marketing_site.devloop import supervisor
+
+    monkeypatch.setattr(os, "environ", dict(os.environ))
+    loop = supervisor.Supervisor({**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'site.db'}"})
+    blocked = tmp_path / "a-file"
+    blocked.write_text("", encoding="utf-8")
+    os.environ["REFLEX_WEB_WORKDIR"] = str(blocked / ".web-dev")
+    sent: list[dict] = []
+
+    class Connection:
+        def send(self, message: dict) -> None:
+            sent.append(message)
+
+    class Alive:
+        def is_alive(self) -> bool:
+            return True
+
+    loop.connection, loop.worker = Connection(), Alive()
+    vite_starts: list[bool] = []
+    monkeypatch.setattr(loop, "start_vite", lambda hold=False: vite_starts.append(hold))
+    monkeypatch.setattr(loop, "post", lambda path, body: False)
+    loop.pages_ready = False
+
+    loop.prepare_web_dir()
+    event, payload = loop.events.get_nowait()
+    assert event == "prepare-failed"
+    loop.dispatch(event, payload)
+    said = capsys.readouterr().out
+    assert "preparing the web directory" in said and str(blocked) in said
+    assert loop.pages_ready and loop.worker_failed and sent == [{"type": "stop"}]
+    assert not loop.web_prepared and vite_starts == []
+
+    restarts: list[str] = []
+    monkeypatch.setattr(loop, "restart_worker", lambda reason, backend: restarts.append(reason))
+    loop.on_changes([(Kind.CONTENT, tmp_path / "home.yaml")])
+    assert restarts == ["a file was saved after the app failed to import"]
+
+    loop.dispatch("web-prepared", None)
+    assert loop.web_prepared and vite_starts == [True] and sent[-1] == {"type": "prepared"}

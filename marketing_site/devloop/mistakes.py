@@ -78,6 +78,19 @@ def describe(error: BaseException, doing: str = "") -> Mistake:
     )
 
 
+def step_failed(error: BaseException, doing: str) -> Mistake:
+    """The paragraph for a step of the loop's own that failed, where no file of the site's is at
+    fault (Reflex stops with SystemExit after logging why)."""
+    what = "Reflex stopped" if isinstance(error, SystemExit) else f"{type(error).__name__}: {error}"
+    return Mistake(
+        where="make dev",
+        what=f"{what} (while {doing})",
+        todo="The lines above say why; correct that, then save any file to try again "
+        "(make dev TRACEBACK=1 prints the whole traceback).",
+        details="".join(traceback.format_exception(error)),
+    )
+
+
 def missing_translation(lang: str, key: str, used: str) -> str:
     """The warning for words that fell back to another language."""
     file, _, rest = key.partition(".")

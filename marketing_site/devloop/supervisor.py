@@ -112,6 +112,14 @@ def backend_paths() -> list[str]:
     return [*routes.BACKEND_PREFIXES, *dev_compile.backend_endpoints()]
 
 
+def run_worker(connection: Any, origin: str, fresh: bool) -> None:
+    """The worker process's entry point. Named here, so that this process does not import the
+    worker's modules only to start it (they cost it a tenth of a second on a fresh clone's way)."""
+    from marketing_site.devloop import worker
+
+    worker.main(connection, origin, fresh)
+
+
 class Supervisor:
     def __init__(self, environ: dict[str, str]) -> None:
         self.started = time.monotonic()
@@ -137,6 +145,8 @@ class Supervisor:
         self.released = False
         self.verbose = bool(environ.get("DEV_TIMINGS"))
         self._dev_services_ports: tuple | None = None
+        self.web_prepared = False  # a fresh clone's web directory, prepared by this process
+        self.settings_check_started = False
         self.exit_code = 0
         self.settings_checked = threading.Event()
         self.environment = self._environment(environ)
@@ -189,20 +199,50 @@ class Supervisor:
 
     # -- processes ------------------------------------------------------------------------
 
-    def start_worker(self) -> None:
-        from marketing_site.devloop import worker
+    def start_worker(self) -> bool:
+        """The compiling worker; whether the web directory is a fresh one, prepared meanwhile."""
+        from marketing_site.reflex_internals import dev_compile
 
+        fresh = not dev_compile.web_dir_looks_ready(REPOSITORY / WEB_DIR_NAME)
         context = multiprocessing.get_context("spawn")
         ours, theirs = context.Pipe()
         self.connection = ours
         self.worker = context.Process(
-            target=worker.main, args=(theirs, self.origin), name="devloop-worker", daemon=True
+            target=run_worker, args=(theirs, self.origin, fresh), name="devloop-worker", daemon=True
         )
         self.worker.start()
         self.worker_failed = False
+        if fresh and self.web_prepared:  # prepared for a worker before this one
+            ours.send({"type": "prepared"})
+        elif fresh:
+            # The web directory is prepared here, beside the new worker's import of the app: the
+            # dev server starts as early as it can, and the import has the other processor.
+            threading.Thread(target=self.prepare_web_dir, daemon=True).start()
         if self.released:  # a worker started again: the first page is long out
             ours.send({"type": "go"})
         threading.Thread(target=self._read_worker, args=(ours,), daemon=True).start()
+        return fresh
+
+    def prepare_web_dir(self) -> None:
+        """A fresh clone's web directory, ready for the dev server (`dev_compile.prepare_fresh_web_dir`)."""
+        from marketing_site.devloop import mistakes, worker
+        from marketing_site.reflex_internals import dev_compile
+
+        worker.quiet_reflex_routine()
+        try:
+            dev_compile.prepare_fresh_web_dir(worker.first_routes())
+        except BaseException as error:  # noqa: BLE001 - Reflex stops with SystemExit; reported, a save tries again
+            mistake = mistakes.step_failed(error, "preparing the web directory")
+            self.events.put(("prepare-failed", {**mistake.as_dict(), "traceback": mistake.details}))
+            return
+        finally:
+            self._check_settings_once()
+        self.events.put(("web-prepared", None))
+
+    def _check_settings_once(self) -> None:
+        if not self.settings_check_started:
+            self.settings_check_started = True
+            threading.Thread(target=self.check_settings, daemon=True).start()
 
     def _read_worker(self, connection: Any) -> None:
         while not self.stop.is_set():
@@ -374,13 +414,14 @@ class Supervisor:
 
     def run(self) -> int:
         say(f"make dev: starting; the site will be at {self.origin}/ (backend on port {self.backend_port})")
-        from marketing_site.reflex_internals import dev_compile
-
-        self.start_worker()  # first: on a fresh clone the app's import is the longest step
-        if dev_compile.web_dir_looks_ready(REPOSITORY / WEB_DIR_NAME):
+        # First: on a fresh clone the app's import is the longest step (the dev server then
+        # starts once the web directory is prepared).
+        if not self.start_worker():
             self.start_vite()
+            # (A fresh clone's, once its web directory is prepared: this process's interpreter
+            # is busy with that until then, and it reads the settings there, in rxconfig.py.)
+            self._check_settings_once()
         threading.Thread(target=self._watch, daemon=True).start()
-        threading.Thread(target=self.check_settings, daemon=True).start()
         threading.Thread(target=self._release_after_first_page, daemon=True).start()
         while not self.stop.is_set():
             try:
@@ -444,6 +485,18 @@ class Supervisor:
             self.announce()
         elif event == "release":
             self.release()
+        elif event == "web-prepared":
+            self.web_prepared = True
+            self.start_vite(hold=True)
+            with contextlib.suppress(OSError):
+                self.connection.send({"type": "prepared"})
+        elif event == "prepare-failed":
+            # Nothing to compile into: the worker stops, and a saved file starts both again.
+            self.show({"level": "error", "text": payload["text"]})
+            if os.environ.get("TRACEBACK"):
+                say(payload["traceback"], "info")
+            self.pages_ready = True
+            self.restart_worker_on_save()
         elif event == "vite-exit":
             self.on_vite_exit(payload)
 
@@ -520,11 +573,16 @@ class Supervisor:
         if backend:
             self.restart_backend(reason)
 
+    def restart_worker_on_save(self) -> None:
+        """Stop the worker; the next saved file starts it again (`on_changes`)."""
+        self.worker_failed = True
+        if self.worker is not None and self.worker.is_alive():
+            with contextlib.suppress(OSError):
+                self.connection.send({"type": "stop"})
+
     def on_worker(self, message: dict) -> None:
         kind = message["type"]
-        if kind == "web-ready":
-            self.start_vite(hold=message.get("hold", False))
-        elif kind == "pages-ready":
+        if kind == "pages-ready":
             self.pages_ready = True
             self.release_held_requests()
             self.announce()

@@ -56,9 +56,13 @@ class GroupRecord:
 
 
 class Worker:
-    def __init__(self, connection: Connection, origin: str) -> None:
+    def __init__(self, connection: Connection, origin: str, fresh: bool = False) -> None:
         self.connection = connection
         self.origin = origin
+        # The supervisor found no web directory to serve: it prepares one while this process
+        # imports the app, and says `prepared` before the first compile may write into it.
+        self.fresh = fresh
+        self.go_received = False
         self.app: Any = None
         self.compiler: Any = None
         # Read at the first change (parsing every module is off the first page's way).
@@ -100,7 +104,7 @@ class Worker:
 
         quiet_reflex_routine()
         web = dev_compile.web_dir_without_reflex()
-        ready = dev_compile.web_dir_looks_ready(web)
+        ready = not self.fresh and dev_compile.web_dir_looks_ready(web)
         self.manifest = manifest.Manifest.load(web) if ready else None
         stale = manifest.staleness(
             self.manifest, reflex=_reflex_version(), origin=self.origin, groups=routes.page_keys()
@@ -121,15 +125,9 @@ class Worker:
             # compile meanwhile took the processor from it, and rewrote the frame under its
             # server render (which then started again).
             early = self._wait_for_go()
-        if not ready:
-            # A fresh clone: the dev server starts while the app is imported (on the other
-            # processor), holding its requests until the first pages are compiled.
-            try:
-                dev_compile.prepare_fresh_web_dir(_routes_of_groups(FIRST_GROUPS))
-            except BaseException as error:  # noqa: BLE001 - reported, then the supervisor waits for a fix
-                self.send("mistake", mistake=mistakes.describe(error, "preparing the web directory").as_dict())
-                raise SystemExit(3) from None
-            self.send("web-ready", hold=True)
+        # A fresh clone: the supervisor prepares the web directory and starts the dev server
+        # (holding its requests until the first pages are compiled) while the app is imported
+        # here, on the other processor.
         started = time.monotonic()
         sources.track_import_reads()
         try:
@@ -143,9 +141,10 @@ class Worker:
         if not ready:
             # A fresh clone: the frame and the first pages, which the dev server waits for; the
             # rest after the first page.
+            early = self._wait_for_prepared()
             self.full_compile(stale.whole, only=list(FIRST_GROUPS))
             self.send("pages-ready")
-            early = self._wait_for_go()  # the first page goes first
+            early += self._wait_for_go()  # the first page goes first
             # The first pages failed: the fix's save compiles every page, and the frame (no wrapper is known yet).
             if not self.failing:
                 self.compile_groups(set(self._groups()) - set(self.records), reason="the other pages of a fresh clone")
@@ -161,14 +160,32 @@ class Worker:
     def _wait_for_go(self) -> list[dict]:
         """Wait for the supervisor's `go`; changes saved meanwhile are returned, and end the wait."""
         waiting: list[dict] = []
-        while True:
+        while not self.go_received:
             message = self.connection.recv()
             if message.get("type") == "stop":
                 raise SystemExit(0)
             if message.get("type") == "go":
+                self.go_received = True
                 return waiting
             waiting.append(message)
             return waiting
+        return waiting
+
+    def _wait_for_prepared(self) -> list[dict]:
+        """Wait until the supervisor has prepared a fresh web directory; what it sent meanwhile
+        (saved changes) is returned, a `go` kept for `_wait_for_go`."""
+        waiting: list[dict] = []
+        while True:
+            message = self.connection.recv()
+            kind = message.get("type")
+            if kind == "stop":
+                raise SystemExit(0)
+            if kind == "prepared":
+                return waiting
+            if kind == "go":
+                self.go_received = True
+            else:
+                waiting.append(message)
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -494,6 +511,11 @@ def _files_by_route(routes: list[str], files: dict) -> dict[str, set[Path]]:
     return {route: set(files) for route in routes}  # several at once: each is said to own them all
 
 
+def first_routes() -> list[str]:
+    """The routes a fresh clone's first compile writes (`FIRST_GROUPS`)."""
+    return _routes_of_groups(FIRST_GROUPS)
+
+
 def _routes_of_groups(groups: Iterable[str]) -> list[str]:
     """The routes of page groups, from the route table (without importing the pages)."""
     from marketing_site.reflex_internals import exact_paths
@@ -522,8 +544,8 @@ def _describe(changes: dict[Path, Kind]) -> str:
     return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
-def main(connection: Connection, origin: str) -> None:
+def main(connection: Connection, origin: str, fresh: bool = False) -> None:
     """The worker process's entry point (started by the supervisor)."""
-    worker = Worker(connection, origin)
+    worker = Worker(connection, origin, fresh)
     with contextlib.suppress(KeyboardInterrupt, EOFError, BrokenPipeError):
         worker.run()

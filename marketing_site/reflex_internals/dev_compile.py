@@ -411,7 +411,26 @@ def frontend_command(port: int, warm_routes: Iterable[str] = ()) -> tuple[list[s
     env["PORT"] = str(port)
     env["SITE_DEV_WARMUP"] = json.dumps(warmup_files(warm_routes))
     env["SITE_DEV_OPTIMIZE"] = json.dumps(FRAME_PACKAGES)
-    return [*executor, "run", "dev"], env, web_dir()
+    return [*executor, *dev_script_arguments(executor)], env, web_dir()
+
+
+def dev_script_arguments(executor: Sequence[str]) -> list[str]:
+    """What `executor` is given to start the dev server: `run dev`, the script Reflex writes into
+    the web directory's package.json (`PackageJson.Commands.DEV`), but for one thing. Under bun,
+    that script starts React Router's CLI without the `development` export condition (bun passes
+    NODE_OPTIONS to no script: `exec._with_development_condition`), and the CLI then starts
+    itself again with it, a second start of the runtime and of the CLI on every start of
+    `make dev`. Under bun, the script's command is run with the condition at once."""
+    from reflex.utils.exec import _DEV_CONDITION_FLAG
+
+    try:
+        script = json.loads((web_dir() / "package.json").read_text(encoding="utf-8"))["scripts"]["dev"]
+    except (OSError, ValueError, KeyError, TypeError):
+        script = None
+    words = script.split() if isinstance(script, str) else []
+    if Path(executor[0]).name.startswith("bun") and words[:2] == ["react-router", "dev"]:
+        return [_DEV_CONDITION_FLAG, f"node_modules/.bin/{words[0]}", *words[1:]]
+    return ["run", "dev"]
 
 
 # The npm packages the frame of every page imports in the browser (Reflex's `utils/state.js`
