@@ -727,3 +727,15 @@ def test_a_web_directory_that_cannot_be_prepared_is_said_and_a_save_tries_again(
 
     loop.dispatch("web-prepared", None)
     assert loop.web_prepared and vite_starts == [True] and sent[-1] == {"type": "prepared"}
+
+
+def test_a_step_of_the_loops_own_that_failed_is_said_with_its_reason():
+    """Reflex stops with SystemExit: its reason is said when it carries one (rxconfig.py stops so
+    on a wrong setting), else the lines it logged are pointed to; other errors by type and text."""
+    said = mistakes.step_failed(SystemExit("DATABASE_URL: not a database address"), "preparing the web directory")
+    assert said.paragraph().startswith(
+        "make dev: DATABASE_URL: not a database address (while preparing the web directory). The lines above"
+    )
+    assert mistakes.step_failed(SystemExit(1), "preparing").what == "Reflex stopped (while preparing)"
+    assert mistakes.step_failed(OSError(28, "No space left"), "x").what == "OSError: [Errno 28] No space left (while x)"
+    assert "save any file to try again" in said.todo

@@ -81,7 +81,10 @@ def describe(error: BaseException, doing: str = "") -> Mistake:
 def step_failed(error: BaseException, doing: str) -> Mistake:
     """The paragraph for a step of the loop's own that failed, where no file of the site's is at
     fault (Reflex stops with SystemExit after logging why)."""
-    what = "Reflex stopped" if isinstance(error, SystemExit) else f"{type(error).__name__}: {error}"
+    if isinstance(error, SystemExit):  # with the reason as its code (rxconfig.py's settings), or after logging it
+        what = error.code if isinstance(error.code, str) else "Reflex stopped"
+    else:
+        what = f"{type(error).__name__}: {error}"
     return Mistake(
         where="make dev",
         what=f"{what} (while {doing})",

@@ -235,8 +235,6 @@ class Supervisor:
             mistake = mistakes.step_failed(error, "preparing the web directory")
             self.events.put(("prepare-failed", {**mistake.as_dict(), "traceback": mistake.details}))
             return
-        finally:
-            self._check_settings_once()
         self.events.put(("web-prepared", None))
 
     def _check_settings_once(self) -> None:
@@ -418,8 +416,9 @@ class Supervisor:
         # starts once the web directory is prepared).
         if not self.start_worker():
             self.start_vite()
-            # (A fresh clone's, once its web directory is prepared: this process's interpreter
-            # is busy with that until then, and it reads the settings there, in rxconfig.py.)
+            # (A fresh clone's once the dev server answers, `_release_after_first_page`: until
+            # then the processors have the app's import and the dev server's start, and the
+            # settings have been read already, by rxconfig.py, as the web directory was prepared.)
             self._check_settings_once()
         threading.Thread(target=self._watch, daemon=True).start()
         threading.Thread(target=self._release_after_first_page, daemon=True).start()
@@ -435,6 +434,7 @@ class Supervisor:
         """The first page needs neither the backend nor the compiling worker's app: they start
         once a tab shows it (or a while after the dev server answers), leaving it the processor."""
         self.frontend_up.wait()
+        self._check_settings_once()
         self.settings_checked.wait()
         deadline = time.monotonic() + FIRST_PAGE_GRACE
         while not self.stop.is_set() and time.monotonic() < deadline and not self.open_pages():
@@ -497,6 +497,7 @@ class Supervisor:
                 say(payload["traceback"], "info")
             self.pages_ready = True
             self.restart_worker_on_save()
+            self._check_settings_once()  # a wrong setting stops make dev, as on any start
         elif event == "vite-exit":
             self.on_vite_exit(payload)
 
