@@ -504,3 +504,81 @@ def test_views_per_day_counts_from_its_first_day_on_and_only_the_paths_asked(aud
         today: 16,
     }
     assert audience.views_per_day(today + timedelta(days=1)) == {}
+
+
+def test_a_periods_leads_are_those_of_its_utc_days_from_the_first_midnight_to_the_last(audience):
+    """`traffic`'s leads fall in [first 00:00, the day after last 00:00) UTC: a lead a
+    microsecond either side of the period is out, one at its first or last instant is in."""
+    from sqlmodel import update
+
+    from marketing_site.db import new_session
+    from marketing_site.db.leads import Lead
+
+    first, last = datetime(2026, 3, 10, tzinfo=UTC).date(), datetime(2026, 3, 12, tzinfo=UTC).date()
+    start = datetime(2026, 3, 10, tzinfo=UTC)
+    moments = {
+        "before@example.com": start - timedelta(microseconds=1),
+        "first@example.com": start,
+        "last@example.com": start + timedelta(days=3) - timedelta(microseconds=1),
+        "after@example.com": start + timedelta(days=3),
+    }
+    for number, (email, moment) in enumerate(moments.items()):
+        assert audience_lead(audience, {"landing_page": HOME}, email=email, ip=f"10.2.0.{number + 1}").status == "accepted"
+        with new_session() as session:
+            session.exec(update(Lead).where(Lead.email == email).values(created_at=moment.replace(tzinfo=None)))
+            session.commit()
+    (row,) = audience.traffic("page", first, last)
+    assert (row.key, row.leads) == (HOME, 2)
+    assert [r.leads for r in audience.traffic("page", last + timedelta(days=1), last + timedelta(days=1))] == [1]
+
+
+def test_the_audiences_days_are_utc_days_whatever_the_machines_zone(monkeypatch):
+    """The day a view is counted under is UTC's, not the machine's: at any instant one of these
+    two zones (UTC+14, UTC-12) is on another date than UTC."""
+    import time
+
+    from marketing_site.services import audience
+
+    told_apart = []
+    try:
+        for zone in ("Etc/GMT-14", "Etc/GMT+12"):
+            monkeypatch.setenv("TZ", zone)
+            time.tzset()
+            before, today, local, after = (
+                datetime.now(UTC).date(),
+                audience._today(),
+                datetime.now().date(),
+                datetime.now(UTC).date(),
+            )
+            assert today in (before, after), zone
+            told_apart.append(local not in (before, after))
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert any(told_apart)  # the test could tell the machine's date from UTC's
+
+
+def test_the_buffers_timer_writes_every_batch_not_only_the_first(audience, monkeypatch):
+    """With AUDIENCE_FLUSH_SECONDS set, a view is written by the timer its batch started, and a
+    view after that flush starts a timer again (a flush forgets the timer it ran from)."""
+    import time
+
+    from marketing_site import settings
+
+    monkeypatch.setenv("AUDIENCE_FLUSH_SECONDS", "0.2")
+    settings.get_settings.cache_clear()
+    buffer = audience.ViewBuffer()
+    view = audience.parse_beacon(beacon(FEATURE))
+    try:
+        for expected in (1, 3):
+            buffer.add(view)
+            if expected == 3:
+                buffer.add(view)
+            deadline = time.monotonic() + 10
+            while sum(row.views for row in _totals()) < expected and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(0.3)  # a timer that wrongly ran again, or a view counted twice, shows by now
+            (row,) = _totals()
+            assert (row.views, buffer.pending()) == (expected, 0)  # each view once: none doubled, none left
+    finally:
+        buffer.cancel_timer()
