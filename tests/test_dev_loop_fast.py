@@ -711,6 +711,7 @@ def test_a_web_directory_that_cannot_be_prepared_is_said_and_a_save_tries_again(
     monkeypatch.setattr(loop, "post", lambda path, body: False)
     loop.pages_ready = False
 
+    loop.preparing = True  # as start_worker leaves it
     loop.prepare_web_dir()
     event, payload = loop.events.get_nowait()
     assert event == "prepare-failed"
@@ -718,7 +719,7 @@ def test_a_web_directory_that_cannot_be_prepared_is_said_and_a_save_tries_again(
     said = capsys.readouterr().out
     assert "preparing the web directory" in said and str(blocked) in said
     assert loop.pages_ready and loop.worker_failed and sent == [{"type": "stop"}]
-    assert not loop.web_prepared and vite_starts == []
+    assert not loop.web_prepared and not loop.preparing and vite_starts == []
 
     restarts: list[str] = []
     monkeypatch.setattr(loop, "restart_worker", lambda reason, backend: restarts.append(reason))

@@ -146,6 +146,7 @@ class Supervisor:
         self.verbose = bool(environ.get("DEV_TIMINGS"))
         self._dev_services_ports: tuple | None = None
         self.web_prepared = False  # a fresh clone's web directory, prepared by this process
+        self.preparing = False
         self.settings_check_started = False
         self.exit_code = 0
         self.settings_checked = threading.Event()
@@ -214,9 +215,10 @@ class Supervisor:
         self.worker_failed = False
         if fresh and self.web_prepared:  # prepared for a worker before this one
             ours.send({"type": "prepared"})
-        elif fresh:
+        elif fresh and not self.preparing:  # (when preparing, this worker is told once it is done)
             # The web directory is prepared here, beside the new worker's import of the app: the
             # dev server starts as early as it can, and the import has the other processor.
+            self.preparing = True
             threading.Thread(target=self.prepare_web_dir, daemon=True).start()
         if self.released:  # a worker started again: the first page is long out
             ours.send({"type": "go"})
@@ -486,12 +488,13 @@ class Supervisor:
         elif event == "release":
             self.release()
         elif event == "web-prepared":
-            self.web_prepared = True
+            self.web_prepared, self.preparing = True, False
             self.start_vite(hold=True)
             with contextlib.suppress(OSError):
                 self.connection.send({"type": "prepared"})
         elif event == "prepare-failed":
             # Nothing to compile into: the worker stops, and a saved file starts both again.
+            self.preparing = False
             self.show({"level": "error", "text": payload["text"]})
             if os.environ.get("TRACEBACK"):
                 say(payload["traceback"], "info")
