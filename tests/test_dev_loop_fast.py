@@ -729,6 +729,14 @@ def test_a_web_directory_that_cannot_be_prepared_is_said_and_a_save_tries_again(
     loop.dispatch("web-prepared", None)
     assert loop.web_prepared and vite_starts == [True] and sent[-1] == {"type": "prepared"}
 
+    # The app failed to import before the directory was ready: the dev server does not hold the
+    # tab for pages that will not come (it shows the mistake).
+    loop.web_prepared, loop.vite = False, None
+    mistake = mistakes.step_failed(ValueError("x"), "importing the app").as_dict()
+    loop.on_worker({"type": "mistake", "mistake": mistake, "fatal": True})
+    loop.dispatch("web-prepared", None)
+    assert vite_starts[-1] is False and loop.pages_ready
+
 
 def test_a_step_of_the_loops_own_that_failed_is_said_with_its_reason():
     """Reflex stops with SystemExit: its reason is said when it carries one (rxconfig.py stops so

@@ -147,6 +147,7 @@ class Supervisor:
         self._dev_services_ports: tuple | None = None
         self.web_prepared = False  # a fresh clone's web directory, prepared by this process
         self.preparing = False
+        self.import_failed = False  # the current worker could not import the app
         self.settings_check_started = False
         self.exit_code = 0
         self.settings_checked = threading.Event()
@@ -212,7 +213,7 @@ class Supervisor:
             target=run_worker, args=(theirs, self.origin, fresh), name="devloop-worker", daemon=True
         )
         self.worker.start()
-        self.worker_failed = False
+        self.worker_failed = self.import_failed = False
         if fresh and self.web_prepared:  # prepared for a worker before this one
             ours.send({"type": "prepared"})
         elif fresh and not self.preparing:  # (when preparing, this worker is told once it is done)
@@ -489,7 +490,9 @@ class Supervisor:
             self.release()
         elif event == "web-prepared":
             self.web_prepared, self.preparing = True, False
-            self.start_vite(hold=True)
+            # Held until the first pages are compiled, unless the app failed to import first
+            # (no page comes until the fix is saved: the tab shows the mistake meanwhile).
+            self.start_vite(hold=not self.import_failed)
             with contextlib.suppress(OSError):
                 self.connection.send({"type": "prepared"})
         elif event == "prepare-failed":
@@ -599,6 +602,7 @@ class Supervisor:
         elif kind == "mistake":
             if message.get("fatal"):  # no page comes: a tab waiting for one gets an answer
                 self.pages_ready = True
+                self.import_failed = True
                 self.release_held_requests()
             self.show({"level": "error", "text": message["mistake"]["text"]})
             if os.environ.get("TRACEBACK") and message.get("traceback"):
