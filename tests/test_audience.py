@@ -574,11 +574,16 @@ def test_the_buffers_timer_writes_every_batch_not_only_the_first(audience, monke
             buffer.add(view)
             if expected == 3:
                 buffer.add(view)
+            # Nothing written at the add (the timer writes the batch), and the timer never holds
+            # the worker's exit.
+            assert sum(row.views for row in _totals()) == expected - (1 if expected == 1 else 2)
+            assert buffer._timer is not None and buffer._timer.daemon is True
             deadline = time.monotonic() + 10
             while sum(row.views for row in _totals()) < expected and time.monotonic() < deadline:
                 time.sleep(0.05)
             time.sleep(0.3)  # a timer that wrongly ran again, or a view counted twice, shows by now
             (row,) = _totals()
             assert (row.views, buffer.pending()) == (expected, 0)  # each view once: none doubled, none left
+        assert buffer.flush() == 0  # nothing left to write
     finally:
         buffer.cancel_timer()

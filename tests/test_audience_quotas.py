@@ -192,3 +192,31 @@ def test_workers_share_the_quota_through_redis_and_redis_holds_no_address(quotas
     _send([{"path": "/", "lang": "fr", "device": "desktop", "utm_source": f"s{n}"} for n in range(5)], address)
     keys = [key.decode() for key in redis.Redis.from_url(redis_url).keys(f"{prefix}quota:*")]
     assert keys and not [key for key in keys if address in key or "203.0.113" in key], keys
+
+
+def test_an_address_has_its_quotas_again_the_next_utc_day(quotas):
+    """`within_address_quota` counts each UTC day apart: an address that used its sources and its
+    combinations on one day has both again the next day (and not before)."""
+    from datetime import timedelta
+
+    audience = quotas
+    day = datetime(2026, 5, 4, tzinfo=UTC).date()
+
+    def admitted(on_day, prefix: str) -> list:
+        # New sources and new combinations each time (known ones would be admitted anyway).
+        views = [
+            audience.parse_beacon({"path": path, "lang": "fr", "device": "desktop", "utm_source": f"{prefix}{number}"})
+            for number, path in enumerate(_paths()[: COMBINATIONS + 2])
+        ]
+        found = [audience.within_address_quota(view, "10.9.0.1", on_day) for view in views]
+        return [view.utm_source if view else None for view in found]
+
+    def expected(prefix: str) -> list:
+        return [f"{prefix}{n}" for n in range(SOURCES)] + [audience.OTHER] * (COMBINATIONS - SOURCES) + [None, None]
+
+    assert admitted(day, "s") == expected("s")
+    # The same day, new sources are OTHER and new combinations refused (the known ones still count).
+    assert admitted(day, "t") == [None] * SOURCES + [audience.OTHER] * (COMBINATIONS - SOURCES) + [None, None]
+    assert admitted(day + timedelta(days=1), "u") == expected("u")
+    # Kept in memory (no REFLEX_REDIS_URL here): the new day dropped the last day's keys.
+    assert [len(quota) for quota in audience._quotas()] == [1, 1]

@@ -153,6 +153,10 @@ class DailyQuota:
         self._members: dict[str, set[str]] = {}
         self._lock = threading.Lock()
 
+    def __len__(self) -> int:
+        """How many keys it holds (all of the current day: a new day drops the others)."""
+        return len(self._members)
+
     def admit(self, key: str, member: str, day: str) -> bool:
         """True when `member` is, or now becomes, one of `key`'s members on `day` (an ISO date)."""
         with self._lock:
