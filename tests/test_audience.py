@@ -587,3 +587,38 @@ def test_the_buffers_timer_writes_every_batch_not_only_the_first(audience, monke
         assert buffer.flush() == 0  # nothing left to write
     finally:
         buffer.cancel_timer()
+
+
+def test_each_beacons_outcome_is_counted_under_its_label_and_a_refusal_says_when_to_return(audience, monkeypatch):
+    """The operators' counter of beacons has one label per outcome (counted, over the address's
+    quota, rate-limited), and a rate-limited address is told to come back once its oldest view
+    leaves the minute's window: the next whole second, never later, never sooner."""
+    import time
+
+    from prometheus_client import REGISTRY
+
+    from marketing_site import settings
+
+    def counted(outcome: str) -> float:
+        return REGISTRY.get_sample_value("site_audience_beacons_total", {"outcome": outcome}) or 0.0
+
+    monkeypatch.setenv("AUDIENCE_COMBINATIONS_PER_ADDRESS", "1")
+    settings.get_settings.cache_clear()
+    audience._quotas.cache_clear()
+    before = {outcome: counted(outcome) for outcome in ("counted", "over_quota", "rate_limited")}
+    started = time.monotonic()  # before the first view the window counts
+    assert audience.record(beacon(), "10.3.0.1", BROWSER).status == "counted"
+    assert audience.record(beacon(FEATURE), "10.3.0.1", BROWSER).status == "ignored"  # a second row: over
+    assert audience.record(beacon(), "10.3.0.1", BROWSER).status == "counted"  # its one row still counts
+    for _ in range(50 - 3):
+        audience.record(beacon(), "10.3.0.1", BROWSER)
+    refused = audience.record(beacon(), "10.3.0.1", BROWSER)
+    elapsed = time.monotonic() - started
+    assert refused.status == "rate_limited"
+    assert 60 - elapsed <= refused.retry_after <= 60  # the window's end, rounded up to a second
+    after = {outcome: counted(outcome) for outcome in before}
+    assert {outcome: after[outcome] - before[outcome] for outcome in before} == {
+        "counted": 49,
+        "over_quota": 1,
+        "rate_limited": 1,
+    }

@@ -172,3 +172,24 @@ def test_readiness_says_down_when_the_database_never_answers_instead_of_hanging(
         for connection in held:
             connection.close()
         _settings_cleared()
+
+
+def test_a_refused_batch_of_views_is_tried_again_after_the_flush_delay_never_at_once(unreachable, monkeypatch):
+    """Views the database refused are kept, and tried again after AUDIENCE_FLUSH_SECONDS, or
+    RETRY_FLUSH_SECONDS when each view is written at once (0): never at once, which would turn
+    an outage into a loop against the database."""
+    from marketing_site import settings
+    from marketing_site.services import audience
+
+    view = audience.parse_beacon({"path": "/", "lang": "fr", "referrer": "", "device": "desktop"})
+    for delay, retry in (("0", audience.RETRY_FLUSH_SECONDS), ("0.5", 0.5)):
+        monkeypatch.setenv("AUDIENCE_FLUSH_SECONDS", delay)
+        settings.get_settings.cache_clear()
+        audience.BUFFER.cancel_timer()
+        audience.BUFFER.add(view)  # written at once when the delay is 0: refused, kept
+        if delay != "0":
+            audience.BUFFER.flush()  # the planned flush, refused
+        timer = audience.BUFFER._timer
+        assert timer is not None and timer.interval == retry, delay
+        assert audience.BUFFER.pending() >= 1
+    audience.BUFFER.cancel_timer()
