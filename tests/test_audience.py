@@ -622,3 +622,26 @@ def test_each_beacons_outcome_is_counted_under_its_label_and_a_refusal_says_when
         "over_quota": 1,
         "rate_limited": 1,
     }
+
+
+def test_a_refused_batch_goes_back_beside_the_views_that_came_while_it_was_written(audience, monkeypatch):
+    """A flush takes the buffer's views out before writing them; when the database refuses the
+    batch it goes back beside the views counted meanwhile, none lost or taken off."""
+    from collections import Counter
+
+    from marketing_site import settings
+
+    monkeypatch.setenv("AUDIENCE_FLUSH_SECONDS", "3600")
+    settings.get_settings.cache_clear()
+    buffer = audience.ViewBuffer()
+    home, feature = (audience.parse_beacon(beacon(path)) for path in (HOME, FEATURE))
+    today = datetime.now(UTC).date()
+    try:
+        buffer.add(home, today)  # counted while the refused batch was being written
+        buffer.add(feature, today)
+        buffer._keep(Counter({(today, home): 2}))  # the refused batch
+        assert buffer.pending() == 4
+        assert buffer.flush() == 4
+        assert {row.path: row.views for row in _totals()} == {HOME: 3, FEATURE: 1}
+    finally:
+        buffer.cancel_timer()
