@@ -523,7 +523,9 @@ def test_a_periods_leads_are_those_of_its_utc_days_from_the_first_midnight_to_th
         "after@example.com": start + timedelta(days=3),
     }
     for number, (email, moment) in enumerate(moments.items()):
-        assert audience_lead(audience, {"landing_page": HOME}, email=email, ip=f"10.2.0.{number + 1}").status == "accepted"
+        assert (
+            audience_lead(audience, {"landing_page": HOME}, email=email, ip=f"10.2.0.{number + 1}").status == "accepted"
+        )
         with new_session() as session:
             session.exec(update(Lead).where(Lead.email == email).values(created_at=moment.replace(tzinfo=None)))
             session.commit()
