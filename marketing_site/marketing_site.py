@@ -27,6 +27,7 @@ from marketing_site.reflex_internals import (
     reflex_logging,
     site_notice,
     socket_events,
+    state_files,
     tab_handover,
 )
 from marketing_site.reflex_internals.event_middleware import CountHydrations
@@ -39,6 +40,8 @@ reflex_logging.route_reflex_output()
 exact_paths.install()
 # Before the app creates its token manager: a tab whose worker died keeps its state.
 tab_handover.install()
+# Before the app creates its state manager: two processes starting at once both purge `.states/`.
+state_files.tolerate_concurrent_purges()
 # Before Reflex's managers subscribe: they never write the Redis server's configuration.
 redis_keyspace.install()
 # Each websocket event collects the breadcrumbs of its error reports in a scope of its own.
