@@ -748,3 +748,18 @@ def test_a_step_of_the_loops_own_that_failed_is_said_with_its_reason():
     assert mistakes.step_failed(SystemExit(1), "preparing").what == "Reflex stopped (while preparing)"
     assert mistakes.step_failed(OSError(28, "No space left"), "x").what == "OSError: [Errno 28] No space left (while x)"
     assert "save any file to try again" in said.todo
+
+
+def test_quieting_reflex_again_at_each_dev_server_start_adds_no_filter_twice():
+    import logging
+
+    from marketing_site.devloop import worker
+
+    loggers = [logging.getLogger("reflex.console"), logging.getLogger("reflex.utils.js_runtimes")]
+    worker.quiet_reflex_routine()
+    before = [len(logger.filters) for logger in loggers]
+    for _ in range(3):  # the dev server started again three times
+        worker.quiet_reflex_routine()
+    assert [len(logger.filters) for logger in loggers] == before
+    said = logging.LogRecord("reflex.console", logging.INFO, __file__, 1, "Progress: 3/9", None, None)
+    assert not all(f(said) for f in loggers[0].filters)

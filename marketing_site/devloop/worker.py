@@ -479,13 +479,20 @@ class Worker:
         self.manifest = record
 
 
+def _no_progress_line(record: logging.LogRecord) -> bool:
+    return not record.getMessage().startswith("Progress:")
+
+
+def _no_node_version_warning(record: logging.LogRecord) -> bool:
+    return "of Node.js is out of date" not in record.getMessage()
+
+
 def quiet_reflex_routine() -> None:
     """Reflex logs a line per compile step (it has no terminal of its own here), and warns that
-    Node.js is older than it would like (the loop runs the dev server on bun): the loop says less."""
-    logging.getLogger("reflex.console").addFilter(lambda record: not record.getMessage().startswith("Progress:"))
-    logging.getLogger("reflex.utils.js_runtimes").addFilter(
-        lambda record: "of Node.js is out of date" not in record.getMessage()
-    )
+    Node.js is older than it would like (the loop runs the dev server on bun): the loop says less.
+    Called at each start of the dev server: a filter already there is not added again."""
+    logging.getLogger("reflex.console").addFilter(_no_progress_line)
+    logging.getLogger("reflex.utils.js_runtimes").addFilter(_no_node_version_warning)
 
 
 def _recorded(render: Callable[[], Any], reads: set[Path], fallbacks: list) -> Callable[[], Any]:
