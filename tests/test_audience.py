@@ -450,6 +450,34 @@ def test_a_day_keeps_its_first_sources_and_counts_later_ones_under_other(bounded
     }
 
 
+def test_another_worker_finds_the_days_sources_in_the_database_not_in_its_memory(bounded_audience):
+    """A worker remembers the sources it wrote (`_known_sources`), but another worker, or this
+    one after a restart, has written none: it must read the day's rows before it admits a new
+    source, or every worker would give the day its own AUDIENCE_SOURCES_PER_DAY."""
+    audience = bounded_audience
+    today = datetime.now(UTC).date()
+    tomorrow = today + timedelta(days=1)
+    audience.add_views(
+        {(today, audience.parse_beacon(beacon(utm_campaign=f"c{n}"))): 1 for n in range(SOURCES_PER_DAY)}
+    )
+    audience.add_views({(tomorrow, audience.parse_beacon(beacon(utm_campaign="t0"))): 1})
+    audience._known_sources.clear()  # another worker's memory
+    late = {
+        (today, audience.parse_beacon(beacon(utm_campaign="late"))): 3,
+        (tomorrow, audience.parse_beacon(beacon(utm_campaign="t1"))): 2,
+    }
+    audience.add_views(late)
+    assert {row.key: row.views for row in audience.traffic("campaign", today, today)} == {
+        **{f"c{n}": 1 for n in range(SOURCES_PER_DAY)},
+        audience.OTHER: 3,
+    }
+    # The other day of the same batch has room: its new source gets its row.
+    assert {row.key: row.views for row in audience.traffic("campaign", tomorrow, tomorrow)} == {"t0": 1, "t1": 2}
+    audience._known_sources.clear()  # and a batch of that one day only
+    audience.add_views({(today, audience.parse_beacon(beacon(utm_campaign="later"))): 4})
+    assert {row.key: row.views for row in audience.traffic("campaign", today, today)}[audience.OTHER] == 3 + 4
+
+
 def test_the_traffic_view_and_command_list_the_top_rows_then_other(bounded_audience, capsys):
     from marketing_site import ops
     from marketing_site.services import console
