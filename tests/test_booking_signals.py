@@ -223,3 +223,19 @@ def test_each_cancellation_is_logged_by_the_booking_and_who_cancelled_without_th
         (logging.INFO, f"booking {by_erasure} cancelled by a data-subject erasure"),
     ]
     _assert_no_visitor(lines)
+
+
+def test_an_erasure_of_leads_without_a_booking_reports_none_erased(scheduler):
+    """The count erase_bookings returns is what the retention report and the console's audit
+    entry say was erased: leads that never booked (a download form's) count no booking."""
+    from marketing_site.db import new_session
+    from marketing_site.db.booking import Booking
+    from marketing_site.db.leads import Lead
+
+    slot = scheduler.slot_id(scheduler.available_slots()[0])
+    booked = scheduler.book(booking_payload(slot, email=EMAIL), "10.0.4.1")
+    lead_id = next(row.lead_id for row in stored_rows(Booking) if row.id == booked.booking_id)
+    with new_session() as session, session.begin():
+        assert scheduler.erase_bookings(session, select(Lead.id).where(Lead.id == lead_id + 1000)) == 0
+        assert scheduler.erase_bookings(session, select(Lead.id).where(Lead.id == lead_id)) == 1
+    assert stored_rows(Booking) == []
