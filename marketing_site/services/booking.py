@@ -244,7 +244,7 @@ class _BusyFeed:
                     now + timedelta(days=settings.booking_days_ahead + 2),
                 )
             except Exception as error:  # noqa: BLE001 — any failure: keep offering slots
-                log.warning("busy-times feed unreachable, slots offered without it: %s", error)
+                log.warning("busy-times feed unreachable, slots offered without it: %s", _feed_failure(error))
                 if url != self.url:
                     self.periods = []
                 self.url = url
@@ -257,6 +257,16 @@ class _BusyFeed:
     def clear(self) -> None:
         with self.lock:
             self.url, self.periods, self.fresh_until = "", [], 0.0
+
+
+def _feed_failure(error: Exception) -> str:
+    """What failed, for the log, without the feed's address (a secret: an HTTP status error's text
+    names the URL) or its content (a parse error's text quotes the calendar's lines)."""
+    if isinstance(error, httpx2.HTTPStatusError):
+        return f"{type(error).__name__}: HTTP {error.response.status_code}"
+    if isinstance(error, httpx2.TransportError):  # connection refused, timed out: no URL in the text
+        return f"{type(error).__name__}: {error}"
+    return type(error).__name__
 
 
 _busy_feed = _BusyFeed()
