@@ -260,6 +260,9 @@ def _invitation(method: str | None) -> str:
         "DTSTART:20260302T090000Z",
         "DTEND:20260302T093000Z",
         "SUMMARY:Démonstration Nereo",
+        # Mostly outside ASCII (a visitor's name in Cyrillic): left to itself, the email package
+        # would encode this part in base64, which no one reads in a mail's source.
+        "DESCRIPTION:Демонстрация для Елены Дмитриевны",
         "END:VEVENT",
         "END:VCALENDAR",
     ]
