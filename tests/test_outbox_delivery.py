@@ -475,10 +475,10 @@ def test_a_stale_claims_result_is_logged_with_the_attempt_and_the_result_dropped
     assert warnings == [expected]
 
 
-def test_messages_failed_for_want_of_a_report_are_logged(outbox, serve, caplog):
+def test_messages_failed_for_want_of_a_report_are_logged_and_say_a_resend_may_duplicate(outbox, serve, caplog):
     serve(ConfigurableSink())
     caplog.set_level(logging.INFO, logger=LOGGER)
-    queue_outbox_message(
+    message_id = queue_outbox_message(
         status="sending",
         attempts=MAX_ATTEMPTS,
         claim_token="dead",
@@ -486,6 +486,11 @@ def test_messages_failed_for_want_of_a_report_are_logged(outbox, serve, caplog):
     )
     assert outbox.claim_due(datetime.now(UTC)) == []
     assert _logged(caplog) == [(logging.ERROR, "outbox: messages failed after their last attempt was never reported")]
+    # What the operator reads (`ops outbox`, the console) before putting it back in the queue.
+    assert outbox_row(message_id).last_error == (
+        f"no worker reported the outcome of attempt {MAX_ATTEMPTS}: its process stopped or stalled past its lease"
+        " (a resend may be a duplicate)"
+    )
     caplog.clear()
     assert outbox.claim_due(datetime.now(UTC)) == [] and _logged(caplog) == []
 
