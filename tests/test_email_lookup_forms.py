@@ -33,6 +33,8 @@ ELLAS = {"zoe@ελλάς.example", "zoe@xn--hxarsa0b.example", "zoe@ελλάσ.e
         # Blanks a paste brings (tab, no-break spaces, a line break) are not part of the address.
         ("\tAda@fass.example \u00a0\u202f\r\n", {"ada@fass.example"}),
         (" \u00a0ada@fass.example", {"ada@fass.example"}),
+        # Only blanks are taken off the ends: letters stay, whatever they are.
+        ("Xavier@Example.X", {"xavier@example.x"}),
         # IDNA 2003 has no form of ß's ss: nothing is added, nothing lost.
         ("ada@fass.example", {"ada@fass.example"}),
     ],

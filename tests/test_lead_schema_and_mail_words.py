@@ -65,7 +65,7 @@ def declared(name: str, rule: leads.FieldRule, field_info):
 # ----------------------------------------------------------------------------- the JSON Schema
 
 
-@pytest.mark.parametrize("forms", [tuple(DOWNLOAD_FORMS), ("ebook",), (DEMO_FORM,), iter(DOWNLOAD_FORMS)])
+@pytest.mark.parametrize("forms", [tuple(DOWNLOAD_FORMS), ("ebook",), (DEMO_FORM,)])
 def test_the_schema_requires_the_five_fields_with_the_servers_bounds_and_rules(forms):
     schema = leads.fields_json_schema(forms)
     assert schema["type"] == "object" and schema["required"] == list(FIELDS)
@@ -87,6 +87,10 @@ def test_the_schema_requires_the_five_fields_with_the_servers_bounds_and_rules(f
         }, name
 
 
+def test_the_forms_may_come_as_any_iterable_read_once():
+    assert leads.fields_json_schema(form for form in DOWNLOAD_FORMS) == leads.fields_json_schema(DOWNLOAD_FORMS)
+
+
 def test_the_schemas_bounds_are_the_ones_the_server_enforces():
     schema = leads.fields_json_schema(DOWNLOAD_FORMS)["properties"]["company"]
     assert leads.validate_fields("ebook", _values(company="x" * schema["maxLength"])).ok
@@ -104,9 +108,11 @@ def test_a_field_some_forms_ask_is_described_with_them_and_required_by_none():
     rule = leads.select_rule("small", "large", forms=("ebook", "white_paper"))
     with declared("team", rule, leads._required()):
         some = leads.fields_json_schema(DOWNLOAD_FORMS)
+        read_once = leads.fields_json_schema(form for form in DOWNLOAD_FORMS)
         theirs = leads.fields_json_schema(["white_paper", "ebook"])
         others = leads.fields_json_schema(["portal_documentation"])
     assert some["properties"]["team"]["description"] == "Asked by the form(s) ebook, white_paper only."
+    assert read_once == some  # the forms may come as a generator
     assert some["required"] == list(FIELDS)
     assert some["properties"]["team"]["enum"] == ["small", "large"]
     # Asked by every form listed: required, and described as any field.
@@ -141,12 +147,12 @@ def test_an_optional_field_is_neither_required_nor_bounded_below_and_takes_the_e
     }
 
 
-class Optional(BaseModel):
-    note: Annotated[str, leads._optional()]
-    long_note: Annotated[str, leads._optional("Up to 5000 characters.", max_length=leads.MAX_TEXT_LENGTH)]
-
-
 def test_an_optional_field_is_empty_when_absent_bounded_and_strict():
+    # Declared here, not at import: what the test checks is what `_optional` gives when called.
+    class Optional(BaseModel):
+        note: Annotated[str, leads._optional()]
+        long_note: Annotated[str, leads._optional("Up to 5000 characters.", max_length=leads.MAX_TEXT_LENGTH)]
+
     assert Optional().model_dump() == {"note": "", "long_note": ""}
     assert Optional(note="x" * 200, long_note="y" * 5000).note == "x" * 200
     for refused in ({"note": "x" * 201}, {"long_note": "y" * 5001}, {"note": 5}, {"long_note": 5.0}):
@@ -158,11 +164,10 @@ def test_an_optional_field_is_empty_when_absent_bounded_and_strict():
     assert schema["long_note"]["description"] == "Up to 5000 characters."
 
 
-class Required(BaseModel):
-    code: Annotated[str, leads._required()]
-
-
 def test_a_required_field_takes_one_to_200_characters_of_text_only():
+    class Required(BaseModel):
+        code: Annotated[str, leads._required()]
+
     assert Required(code="x").code == "x" and Required(code="x" * 200).code == "x" * 200
     for refused in ({}, {"code": ""}, {"code": "x" * 201}, {"code": 5}, {"code": None}):
         with pytest.raises(ValidationError):
@@ -173,6 +178,48 @@ def test_a_required_field_takes_one_to_200_characters_of_text_only():
         "minLength": 1,
         "maxLength": 200,
     }
+
+
+def test_a_field_rule_refuses_a_declaration_that_would_ask_nothing_or_nowhere():
+    with pytest.raises(ValueError) as no_options:
+        leads.FieldRule("select", "off", "", "choice")
+    assert str(no_options.value) == "a select field lists its options, and only a select does"
+    with pytest.raises(ValueError) as options_of_text:
+        leads.FieldRule("text", "off", leads.TEXT_PATTERN, "text", options=("a",))
+    assert str(options_of_text.value) == str(no_options.value)
+    with pytest.raises(ValueError) as misspelt:
+        leads.select_rule("small", forms=("ebook", "brochure", "Demo"))
+    assert str(misspelt.value) == (
+        "unknown form(s) ['brochure', 'Demo']: a field asks on some of "
+        "ebook, white_paper, portal_documentation, kyc_documentation, subscription_documentation, demo"
+    )
+
+
+def test_a_select_accepts_each_of_its_options_and_nothing_else_without_autocomplete():
+    rule = leads.select_rule("small", "large", "10+ (a.b)")
+    assert rule.autocomplete == "off" and rule.message == "choice"
+    with declared("team", rule, leads._required()):
+        for option in rule.options:
+            assert leads.validate_fields("ebook", _values(team=option)).values["team"] == option
+        for other in ("small|large", "Small", "10+ (axb)", "smalllarge"):
+            assert leads.validate_fields("ebook", _values(team=other)).errors == {
+                "team": "Choisissez l'une des options de la liste."
+            }
+
+
+def test_the_lead_api_checks_the_fields_of_the_documents_own_form():
+    """A field the ebook form asks only is required of an ebook lead, ignored for another document."""
+    rule = leads.FieldRule("text", "off", leads.TEXT_PATTERN, "text", forms=("ebook",))
+    with declared("team", rule, leads._required()):
+        from lead_payloads import lead_payload
+
+        without = lead_payload("ebook", lang="en")  # filled from the specs: with the field
+        del without["team"]
+        ebook = leads.validate(without)
+        white_paper = leads.validate({**without, "subject": DOWNLOAD_FORMS["white_paper"]["subject"]})
+        given = leads.validate({**without, "team": "Twelve"})
+    assert ebook == (None, {"team": leads.words("en", "lead_forms.field_errors")["required"]})
+    assert white_paper[1] == {} and given[1] == {}
 
 
 # ----------------------------------------------------------------------------- the browser's specs

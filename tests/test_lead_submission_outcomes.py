@@ -110,3 +110,65 @@ def test_a_scoped_key_is_the_one_earlier_releases_stored():
     assert scoped_idempotency_key("203.0.113.7", "k" * 199, ("ebook",)) != (
         scoped_idempotency_key("203.0.113.7", "k" * 200, ("ebook",))
     )
+
+
+def _stored_leads():
+    from lead_payloads import stored_rows
+
+    from marketing_site.db.leads import Lead
+
+    return stored_rows(Lead)
+
+
+def test_without_a_key_the_stored_content_key_is_the_one_earlier_releases_stored(intake, monkeypatch):
+    """The same details sent twice within the ten minutes around a deploy are still one lead."""
+    monkeypatch.setattr(intake.time, "time", lambda: 1_800_000_123.0)  # window 3_000_000
+    payload = lead_payload(company="Banque Exemple", email="Helene.Lefevre@Example.com")
+    assert intake.submit_lead(payload, "10.3.2.1").status == "accepted"
+    [lead] = _stored_leads()
+    assert lead.idempotency_key == "114017eac714dcfc03a0b76478a1a44702ce88dcd6add0dcf851410ab7c317fc"
+
+
+def test_a_lead_is_stored_with_its_flags_and_where_the_visit_came_from(intake):
+    attribution = {"landing_page": "/", "referrer": "news.example", "utm_source": "newsletter", "utm_term": "kyc"}
+    payload = lead_payload(elapsedMs=10, website="x", attribution=attribution)
+    assert intake.submit_lead(payload, "10.3.3.1").status == "accepted"
+    [lead] = _stored_leads()
+    assert lead.flags == "fast,honeypot"
+    stored = {
+        name: getattr(lead, name) for name in ("landing_page", "referrer", "utm_source", "utm_medium", "utm_term")
+    }
+    assert stored == {**attribution, "utm_medium": ""}
+
+
+def test_a_twin_that_wins_the_race_at_the_unique_key_is_answered_as_the_same_lead(intake):
+    """Two copies of one submission both find no lead, then both store: the unique index refuses
+    the second, which answers the first's lead as a duplicate and stores no mail of its own.
+    The twin is stored (by the same code, in a session of its own) just before this one's row is
+    written."""
+    from sqlalchemy import event
+    from sqlalchemy.orm import Session
+
+    from marketing_site.db.leads import Lead, OutboxMessage
+
+    payload = lead_payload()
+    twin: dict[str, int] = {}
+
+    def store_the_twin_first(session, *_):
+        pending = [row for row in session.new if isinstance(row, Lead)]
+        if pending and not twin:
+            twin["id"] = 0  # this session's own flush is not the twin's
+            lead, _ = intake.validate(payload)
+            twin["id"] = intake._store(lead, pending[0].idempotency_key)
+
+    event.listen(Session, "before_flush", store_the_twin_first)
+    try:
+        result, added = submitted(intake, payload, "10.3.4.1", "retry-key")
+    finally:
+        event.remove(Session, "before_flush", store_the_twin_first)
+    assert (result.status, result.duplicate, result.lead_id) == ("accepted", True, twin["id"])
+    assert added == {"duplicate": 1}
+    assert [lead.id for lead in _stored_leads()] == [twin["id"]]
+    from lead_payloads import stored_rows
+
+    assert [message.lead_id for message in stored_rows(OutboxMessage)] == [twin["id"]]
