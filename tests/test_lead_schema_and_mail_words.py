@@ -168,11 +168,22 @@ def test_an_optional_field_is_empty_when_absent_bounded_and_strict():
 def test_a_required_field_takes_one_to_200_characters_of_text_only():
     class Required(BaseModel):
         code: Annotated[str, leads._required()]
+        address: Annotated[str, leads._required("Where to write.", format="email")] = "a@b.example"
 
     assert Required(code="x").code == "x" and Required(code="x" * 200).code == "x" * 200
     for refused in ({}, {"code": ""}, {"code": "x" * 201}, {"code": 5}, {"code": None}, {"code": b"x"}):
         with pytest.raises(ValidationError):
             Required(**refused)
+    # Its description and any schema words (a format) reach the JSON Schema.
+    assert Required.model_json_schema()["properties"]["address"] == {
+        "type": "string",
+        "title": "Address",
+        "default": "a@b.example",
+        "minLength": 1,
+        "maxLength": 200,
+        "description": "Where to write.",
+        "format": "email",
+    }
     assert Required.model_json_schema()["properties"]["code"] == {
         "type": "string",
         "title": "Code",
