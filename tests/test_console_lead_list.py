@@ -413,6 +413,10 @@ def test_a_bad_filter_names_its_field(values, field):
 def test_tags_of_the_limit_and_spaces_inside_a_value_are_accepted():
     f = _parse(campaign="c" * 100, source="s" * 100, search="a b " + "x" * 196)
     assert (len(f.campaign), len(f.source), len(f.search)) == (100, 100, 200)
+    assert (_parse(campaign="black friday").campaign, _parse(source="news letter").source) == (
+        "black friday",
+        "news letter",
+    )
     assert _parse(date_from="2026-11-08", date_to="2026-11-08").date_to == "2026-11-08"
 
 
