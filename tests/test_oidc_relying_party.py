@@ -13,6 +13,7 @@ import base64
 import contextlib
 import hashlib
 import json
+import secrets
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -21,7 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from joserfc import jws
 from joserfc.jwk import RSAKey
-from test_auth_services import KEY, _expired_session, _run, database  # noqa: F401 - the fixture, by name
+from test_auth_services import KEY, _expired_session, _refreshes, _run, database  # noqa: F401 - the fixture, by name
 
 from marketing_site.db.auth import LoginTransaction
 from marketing_site.services import oidc, sessions
@@ -624,8 +625,54 @@ def test_a_refused_refresh_is_logged_with_the_providers_answer_and_what_became_o
         id_token = idp.id_token(sub="someone-else")
         answer = (200, _access("fresh", id_token=id_token))
     idp.token_answer = lambda n, form: answer
+    session_id = _expired_session()
+    ended = _refreshes("ended")
     with caplog.at_level("INFO", logger="marketing_site.services.oidc"), contextlib.suppress(oidc.TokenFailed):
-        _run(_party(idp.issuer).session_tokens(_expired_session()))
+        _run(_party(idp.issuer).session_tokens(session_id))
+    kept = level == "ERROR" and "session kept" in message
+    assert (sessions.load_session(session_id) is not None) is kept
+    assert _refreshes("ended") == ended + (0 if kept else 1)
     assert [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "marketing_site.services.oidc"] == [
         (level, message)
     ]
+
+
+def test_the_process_keeps_one_relying_party_per_settings_built_for_them():
+    settings = get_settings().replace(oidc_issuer=f"https://id.example.test/{secrets.token_hex(8)}", oidc_client_id="c")
+    party = oidc.relying_party(settings)
+    assert isinstance(party, oidc.RelyingParty) and party.settings is settings
+    assert oidc.relying_party(settings) is party
+
+
+def test_a_fresh_session_gives_its_user_and_tokens_without_asking_the_provider(database, idp):  # noqa: F811
+    tokens = sessions.Tokens("id.token.x", "access", "refresh-1", time.time() + 3600, time.time())
+    session_id = sessions.create_session({"sub": "u", "given_name": "A"}, tokens)
+    user, found = _run(_party(idp.issuer).session_tokens(session_id))
+    assert user == {"sub": "u", "given_name": "A"} and found.access_token == "access"
+    assert idp.forms == []
+
+
+def test_with_refresh_tokens_off_a_stored_refresh_token_is_never_used(database, idp):  # noqa: F811 - the fixture
+    session_id = _expired_session()
+    user, tokens = _run(_party(idp.issuer, oidc_use_refresh_tokens=False).session_tokens(session_id))
+    assert user["sub"] == "u" and tokens.access_token == "old-access" and oidc.tokens_expired(tokens)
+    assert idp.forms == []
+
+
+def test_a_second_request_for_the_same_session_waits_for_the_first_refresh_and_gets_its_user(database):  # noqa: F811
+    idp = _Idp(userinfo={"sub": "u", "email": "someone@example.test"})
+    idp.token_answer = lambda n, form: (time.sleep(0.3), (200, _access(f"fresh-{n}")))[1]
+    try:
+        party = _party(idp.issuer)
+        session_id = _expired_session()
+
+        async def twice():
+            return await asyncio.gather(party.session_tokens(session_id), party.session_tokens(session_id))
+
+        answers = _run(twice())
+        assert len(idp.forms) == 1
+        for user, tokens in answers:
+            assert user == {"sub": "u", "given_name": "A", "email": "someone@example.test"}
+            assert tokens.access_token == "fresh-1"
+    finally:
+        idp.close()
