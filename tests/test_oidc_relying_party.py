@@ -565,6 +565,7 @@ def test_a_refresh_whose_requester_leaves_is_still_stored(database, idp):  # noq
     _run(leave_then_wait())
     tokens = sessions.tokens_of(sessions.load_session(session_id))
     assert (tokens.access_token, tokens.refresh_token) == ("fresh-1", "refresh-2")
+    assert sessions.user_of(sessions.load_session(session_id)) == {"sub": "u", "given_name": "A"}  # unchanged
     assert party._refreshes == set()
 
 
