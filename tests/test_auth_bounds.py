@@ -47,6 +47,9 @@ def database(tmp_path, monkeypatch):
     yield
     get_settings.cache_clear()
     oidc._PARTIES.clear()
+    from marketing_site.api import auth
+
+    auth._login_limiter.cache_clear()  # its limit of a few logins would refuse the next file's logins
 
 
 def _api(monkeypatch, issuer: str, **env: str):
