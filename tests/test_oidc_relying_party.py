@@ -645,7 +645,7 @@ def test_the_process_keeps_one_relying_party_per_settings_built_for_them():
     assert oidc.relying_party(settings) is party
 
 
-def test_a_fresh_session_gives_its_user_and_tokens_without_asking_the_provider(database, idp):  # noqa: F811
+def test_a_fresh_session_gives_its_user_and_tokens_without_asking_the_provider(database, idp):  # noqa: F811 - the fixture
     tokens = sessions.Tokens("id.token.x", "access", "refresh-1", time.time() + 3600, time.time())
     session_id = sessions.create_session({"sub": "u", "given_name": "A"}, tokens)
     user, found = _run(_party(idp.issuer).session_tokens(session_id))
@@ -660,7 +660,7 @@ def test_with_refresh_tokens_off_a_stored_refresh_token_is_never_used(database, 
     assert idp.forms == []
 
 
-def test_a_second_request_for_the_same_session_waits_for_the_first_refresh_and_gets_its_user(database):  # noqa: F811
+def test_a_second_request_for_the_same_session_waits_for_the_first_refresh_and_gets_its_user(database):  # noqa: F811 - the fixture
     idp = _Idp(userinfo={"sub": "u", "email": "someone@example.test"})
     idp.token_answer = lambda n, form: (time.sleep(0.3), (200, _access(f"fresh-{n}")))[1]
     try:
