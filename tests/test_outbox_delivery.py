@@ -596,9 +596,7 @@ def test_waking_a_worker_that_never_ran_or_has_stopped_does_nothing(outbox):
 
     wakeup = _Wakeup()
     wakeup.set()  # never bound: no loop to wake
-    loop = asyncio.new_event_loop()
-    loop.run_until_complete(_bind(wakeup))
-    loop.close()
+    run_in_own_loop(_bind(wakeup))  # asyncio.run: the loop is closed when it returns
     wakeup.set()  # its loop closed: nothing to wake, and no error
 
 
