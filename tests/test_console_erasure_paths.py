@@ -195,3 +195,12 @@ def test_a_partial_erasure_is_logged_as_an_error_with_what_went_and_what_is_left
     [record] = [r for r in caplog.records if r.name == "marketing_site.services.console"]
     assert record.levelno == logging.ERROR
     assert record.getMessage() == f"data-subject erasure by ops-sub-7 partial: {erased} erased, {left} left"
+
+
+def test_a_subject_address_is_shown_in_its_readable_form_whatever_the_domain_sorts_after():
+    # The readable form is chosen, not the first in alphabetical order: "xn--" sorts before "z".
+    from marketing_site.services.console import normalise_email
+
+    assert normalise_email("Ana@Zürich.example") == "ana@zürich.example"
+    assert normalise_email("ana@xn--zrich-kva.example") == "ana@zürich.example"
+    assert normalise_email(" ana@bücher.example ") == "ana@bücher.example"
