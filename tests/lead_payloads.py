@@ -18,6 +18,7 @@ the repository on the field it adds).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import email
 import io
@@ -372,3 +373,34 @@ def follow_through(form: str, lead_values: dict[str, str], demo_values: dict[str
     assert console_bookings.export_bookings_csv(operator)[1] == 0
     with new_session() as session:
         assert session.exec(select(Lead)).all() == []
+
+
+@contextlib.contextmanager
+def field_declared(name: str, annotation: Any, rule: Any, words_of: Mapping[str, tuple[str, dict[str, str]]]):
+    """`name` declared in FormFields with `annotation`, its `rule` and its words (label and
+    options per language), as a line of FormFields and the content files declare a field; the
+    module's tables are put back afterwards."""
+    from marketing_site.services import leads
+
+    saved = (leads.FormFields, dict(leads.FIELD_RULES), leads.FIELD_NAMES, dict(leads._COMPILED), leads.words)
+    model = type(f"With_{name}", (leads.FormFields,), {"__annotations__": {name: annotation}})
+
+    def words(lang: str, key: str):
+        found = saved[4](lang, key)
+        label, options = words_of[lang]
+        if key == "lead_forms":
+            return {**found, "labels": {**found["labels"], name: label}, "options": {name: options}}
+        return {**found, name: label} if key == "lead_forms.labels" else found
+
+    leads.FormFields, leads.FIELD_NAMES, leads.words = model, (*leads.FIELD_NAMES, name), words
+    leads.FIELD_RULES[name] = rule
+    leads._COMPILED[name] = re.compile(rule.pattern)
+    leads.form_model.cache_clear()
+    try:
+        yield rule
+    finally:
+        leads.FormFields, leads.FIELD_NAMES, leads.words = saved[0], saved[2], saved[4]
+        for table, before in ((leads.FIELD_RULES, saved[1]), (leads._COMPILED, saved[3])):
+            table.clear()
+            table.update(before)
+        leads.form_model.cache_clear()

@@ -17,7 +17,7 @@ from typing import Annotated
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from lead_payloads import booking_payload, follow_through, form_values, lead_payload, person
+from lead_payloads import booking_payload, field_declared, follow_through, form_values, lead_payload, person
 from servers import run_in_own_loop
 
 from marketing_site.content.lead_forms import DEMO_FORM, DOWNLOAD_FORMS
@@ -38,30 +38,9 @@ def asked_on(*forms: str, required: bool = True):
     """`assets` declared for `forms` as a line of FormFields declares it, with its words."""
     rule = leads.select_rule(*OPTIONS, required=required, forms=forms)
 
-    class WithAssets(leads.FormFields):
-        assets: Annotated[str, rule, leads._required() if required else leads._optional()]
-
-    saved = (leads.FormFields, dict(leads.FIELD_RULES), leads.FIELD_NAMES, dict(leads._COMPILED), leads.words)
-
-    def words(lang: str, key: str):
-        found = saved[4](lang, key)
-        label, options = WORDS[lang]
-        if key == "lead_forms":
-            return {**found, "labels": {**found["labels"], "assets": label}, "options": {"assets": options}}
-        return {**found, "assets": label} if key == "lead_forms.labels" else found
-
-    leads.FormFields, leads.FIELD_NAMES, leads.words = WithAssets, (*leads.FIELD_NAMES, "assets"), words
-    leads.FIELD_RULES["assets"] = rule
-    leads._COMPILED["assets"] = leads.re.compile(rule.pattern)
-    leads.form_model.cache_clear()
-    try:
+    annotation = Annotated[str, rule, leads._required() if required else leads._optional()]
+    with field_declared("assets", annotation, rule, WORDS):
         yield rule
-    finally:
-        leads.FormFields, leads.FIELD_NAMES, leads.words = saved[0], saved[2], saved[4]
-        for table, before in ((leads.FIELD_RULES, saved[1]), (leads._COMPILED, saved[3])):
-            table.clear()
-            table.update(before)
-        leads.form_model.cache_clear()
 
 
 def test_a_rule_names_only_forms_that_exist():

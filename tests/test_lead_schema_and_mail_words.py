@@ -12,11 +12,11 @@ tests/test_form_fields.py), on the module's tables, and taken back after each te
 from __future__ import annotations
 
 import contextlib
-import re
 from types import SimpleNamespace
 from typing import Annotated
 
 import pytest
+from lead_payloads import field_declared
 from pydantic import BaseModel, ValidationError
 
 from marketing_site.content.lead_forms import DEMO_FORM, DOWNLOAD_FORMS
@@ -38,28 +38,9 @@ OPTION_WORDS = {
 @contextlib.contextmanager
 def declared(name: str, rule: leads.FieldRule, field_info):
     """`name` declared with `rule` as a line of FormFields declares it, with its words."""
-    saved = (leads.FormFields, dict(leads.FIELD_RULES), leads.FIELD_NAMES, dict(leads._COMPILED), leads.words)
-
-    model = type("WithField", (leads.FormFields,), {"__annotations__": {name: Annotated[str, rule, field_info]}})
-
-    def words(lang: str, key: str):
-        found = saved[4](lang, key)
-        if key == "lead_forms":
-            return {**found, "labels": {**found["labels"], name: LABELS[lang]}, "options": {name: OPTION_WORDS[lang]}}
-        return {**found, name: LABELS[lang]} if key == "lead_forms.labels" else found
-
-    leads.FormFields, leads.FIELD_NAMES, leads.words = model, (*leads.FIELD_NAMES, name), words
-    leads.FIELD_RULES[name] = rule
-    leads._COMPILED[name] = re.compile(rule.pattern)
-    leads.form_model.cache_clear()
-    try:
+    words_of = {lang: (LABELS[lang], OPTION_WORDS[lang]) for lang in LABELS}
+    with field_declared(name, Annotated[str, rule, field_info], rule, words_of):
         yield
-    finally:
-        leads.FormFields, leads.FIELD_NAMES, leads.words = saved[0], saved[2], saved[4]
-        for table, before in ((leads.FIELD_RULES, saved[1]), (leads._COMPILED, saved[3])):
-            table.clear()
-            table.update(before)
-        leads.form_model.cache_clear()
 
 
 # ----------------------------------------------------------------------------- the JSON Schema
